@@ -1,0 +1,21 @@
+"""unosim: a Monte-Carlo strategy simulator for UNO and its variants.
+
+The public API is re-exported lazily so that ``import unosim`` stays cheap (no numba
+compilation or cache loading until a simulation actually runs).
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+# Bumped whenever the same seed, rules and policies would give different results.
+ENGINE_VERSION = 1
+
+__all__ = ["__version__", "ENGINE_VERSION", "simulate", "SimulationResult"]
+
+
+def __getattr__(name: str):
+    if name in ("simulate", "SimulationResult"):
+        from . import sim
+
+        return getattr(sim, name)
+    raise AttributeError(f"module 'unosim' has no attribute {name!r}")

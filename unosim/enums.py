@@ -1,0 +1,183 @@
+"""Integer constants shared by the compiled core and the Python layer.
+
+Everything the kernels see is an integer (or a float probability).  Module-level ints are
+compile-time constants for numba, so these names cost nothing inside a kernel.
+
+Cards
+-----
+A physical card is an index ``c`` into the deck tables built by :mod:`unosim.decks`:
+``face_color[side, c]``, ``face_rank[side, c]``, ``face_points[side, c]``.  Classic decks use side 0
+only; UNO Flip uses side 1 for the dark face.  The current colour, the direction and any pending
+draw are state fields of the game, never written onto cards.
+"""
+
+from __future__ import annotations
+
+# ---- colours (light side / classic; the dark side of UNO Flip reuses 0..3) ---------------------
+RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
+BLACK = 4
+NCOLORS = 4
+COLOR_NAMES = ("red", "yellow", "green", "blue", "black")
+DARK_COLOR_NAMES = ("pink", "teal", "orange", "purple", "black")
+
+# ---- ranks (the "symbol" of a face) ---------------------------------------------------------------
+# 0..9 are number cards.
+SKIP = 10
+REVERSE = 11
+DRAW2 = 12
+WILD = 13
+WD4 = 14
+DRAW1 = 15            # UNO Flip light side
+FLIP = 16             # UNO Flip, both sides
+SKIP_ALL = 17         # UNO Flip dark side: Skip Everyone
+DRAW5 = 18            # UNO Flip dark side
+WILD_DRAW2 = 19       # UNO Flip light side
+WILD_DRAW_COLOR = 20  # UNO Flip dark side
+DRAW3 = 21            # Harry Potter
+HOWLER = 22           # Harry Potter
+INVIS_WILD = 23       # Harry Potter
+DANCING_WILD = 24     # UNO BTS
+NRANKS = 25
+RANK_NAMES = (
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+    "skip", "reverse", "draw2", "wild", "wd4", "draw1", "flip", "skip_all", "draw5",
+    "wild_draw2", "wild_draw_color", "draw3", "howler", "invisibility_wild", "dancing_wild",
+)
+
+# ---- why a round ended ----------------------------------------------------------------------------
+END_WIN = 0        # a hand emptied
+END_CAP = 1        # the turn cap was reached
+END_SCRIPT = 2     # a scripted game ran out of script or the script asked for an illegal move
+END_NAMES = ("win", "turn_cap", "script_error")
+
+# ---- built-in policies ----------------------------------------------------------------------------
+POL_RANDOM = 0
+POL_GREEDY = 1
+POL_SCRIPTED = 2   # decisions read from a script array (scenario tests)
+# per-seat float parameters of a policy
+PP_CHALLENGE = 0   # probability of challenging a Wild Draw Four (or Flip's wild draws)
+PP_BLUFF = 1       # probability of playing an illegal Wild Draw Four when challenges are on
+PP_JUMP = 2        # probability of jumping in when able (random uses its own uniform rule; see policies)
+NPP = 4
+
+# ---- integer rule options (index into the packed int64 array ``ri``) --------------------------------
+# Defaults and documentation live in unosim.rules (one source of truth); these are only slots.
+RI_HAND_SIZE = 0
+RI_TURN_CAP = 1
+RI_START_REVERSE_FIRST = 2        # 0 dealer, 1 right_of_dealer
+RI_START_WILD = 3                 # 0 first_player_chooses_then_plays, 1 redraw
+RI_START_WD4 = 4                  # 0 redraw, 1 first_player_chooses
+RI_START_REPLACE_ANY_SPECIAL = 5  # bool
+RI_START_RETURN_METHOD = 6        # 0 reshuffle, 1 middle
+RI_MATCH_ACTION_BY_SYMBOL = 7     # bool
+RI_ACTION_ON_ANY_ACTION = 8       # bool
+RI_DRAWN_CARD_PLAY = 9            # 0 optional, 1 forced
+RI_VOLUNTARY_DRAW = 10            # bool
+RI_DRAW_UNTIL_PLAYABLE = 11       # bool
+RI_WD4_RESTRICTION = 12           # 0 color, 1 color_or_number, 2 none
+RI_ALLOW_WD4_BLUFF = 13           # bool
+RI_WD4_CHALLENGE = 14             # bool
+RI_CH_GUILTY_DRAW = 15
+RI_CH_INNOCENT_DRAW = 16
+RI_CH_GUILTY_CARD = 17            # 0 stays, 1 returns_to_hand, 2 void
+RI_CH_GUILTY_OFFENDER_SKIPS = 18  # bool
+RI_CH_SUCCESS_CHALLENGER_PLAYS = 19  # bool
+RI_CH_INNOCENT_CHALLENGER_SKIPS = 20  # bool
+RI_CHALLENGE_LAST_CARD_WD4 = 21   # bool
+RI_UNO_PENALTY = 22
+RI_TWO_PLAYER_REVERSE_AS_SKIP = 23  # bool
+RI_STACKING = 24
+RI_STACK_DRAW_TWO = 25
+RI_STACK_WD4 = 26
+RI_STACK_MIXED = 27
+RI_STACK_MAX_PER_TURN = 28
+RI_STACK_FINAL_VICTIM_SKIPS = 29
+RI_STACK_COLOR_BY = 30            # 0 last_wd4 (the last player who laid a WD4 names it)
+RI_DEFLECT_SKIP = 31
+RI_DEFLECT_DRAW_TWO = 32
+RI_DEFLECT_WD4 = 33
+RI_REVERSE_BOUNCE = 34
+RI_RB_SCOPE = 35                  # 0 any_action, 1 draw_two_only
+RI_RB_REQUIRES_COLOR = 36
+RI_RB_VICTIM_SKIPS = 37
+RI_RB_REBOUNCE = 38
+RI_JUMP_IN = 39
+RI_JUMP_IN_ALLOW_WILD = 40
+RI_JUMP_IN_ALLOW_WD4 = 41
+RI_JUMP_IN_DRAW_RESOLUTION = 42   # 0 transfer, 1 accumulate
+RI_DOUBLE_PLAY_JUMP_IN = 43
+RI_SEVEN_ZERO = 44
+RI_ZERO_PASS_DIRECTION = 45       # 0 play_direction, 1 left
+RI_SEVEN_SWAP_MANDATORY = 46
+RI_ZERO_SWAP_ANY = 47
+RI_SWAP_ON_FIVE = 48
+RI_SWAP5_MODE = 49                # 0 one_card_each_own_choice, 1 whole_hand
+RI_SWAP5_OPTIONAL = 50
+RI_UNO_TO_CENTER = 51
+RI_UNO_CENTER_PENALTY = 52
+RI_WILD_COLOR_ROTATION = 53
+RI_PLAY_TO_LAST = 54
+RI_PLAY_TO_LAST_TWO_PLAYER_RULES = 55
+RI_UNO_SEVEN_ROUNDS = 56
+RI_REFILL_START = 57
+RI_ZERO_WORTH_50 = 58
+RI_ZERO50_CONDITION = 59          # 0 sole_card, 1 hand_all_zeros, 2 any_zero
+RI_REVERSE_SINGLE_TURN = 60
+RI_SKIP_EXTRA_TURN = 61
+RI_DUP_MUST_PLAY_FOUND = 62
+RI_SPEED_DRAW_NO_SKIP = 63
+RI_SPEED_NO_WD4_OUT = 64
+RI_SPEED_EXACT_MATCH = 65
+RI_SPEED_DOUBLE_DOUBLE = 66
+RI_SPEED_DROP = 67
+RI_SPEED_ROUND_N_ROUND = 68
+RI_SPEED_EXACT_MATCH_WILDS = 69   # 0 wild_only, 1 none, 2 wild_and_wd4
+RI_PENALTY_ILLEGAL_PLAY = 70
+RI_ILLEGAL_PENALTY = 71
+RI_PENALTY_HINT = 72
+RI_PENALTY_GENERAL_MISTAKE = 73
+RI_FLIP_REVEALED_BLACK_COLOR = 74  # 0 flip_player_chooses
+RI_FLIP_START_FLIP = 75           # 0 execute
+RI_FLIP_LAST_CARD_EXECUTES = 76
+RI_WDC_STOP_ON_EXHAUSTION = 77
+RI_FLIP_WD2_GUILTY_DRAW = 78
+RI_FLIP_WD2_INNOCENT_DRAW = 79
+RI_FLIP_WDC_INNOCENT_EXTRA = 80
+RI_HP_INVIS_BLOCKS = 81
+RI_BTS_DANCING_TARGET_SKIPS = 82
+NRI = 96
+
+# ---- float rule options (index into the packed float64 array ``rf``) -------------------------------
+RF_UNO_FORGET_PROB = 0
+RF_UNO_CATCH_PROB = 1
+RF_P_BEATS_SCHEDULED = 2
+RF_P_SELF_JUMP_WINS = 3
+RF_P_HINT = 4
+RF_P_ILLEGAL_ATTEMPT = 5
+RF_P_DETECT = 6
+RF_P_MISTAKE = 7
+RF_P_DANCE = 8
+NRF = 16
+
+# ---- event log (scenario tests and replays) -------------------------------------------------------
+# One row per event: (kind, seat, card, arg1, arg2)
+EV_DEAL_START = 0     # card = starting card, arg1 = first player
+EV_PLAY = 1           # seat played card; arg1 = colour now current
+EV_DRAW = 2           # seat drew card (voluntary/forced turn draw); arg1 = 1 if the draw was a penalty
+EV_PASS = 3           # seat kept the drawn card / could not draw
+EV_SKIPPED = 4        # seat lost a turn
+EV_RESHUFFLE = 5      # arg1 = cards moved into the draw pile
+EV_WIN = 6            # seat went out; arg1 = points scored
+EV_CHALLENGE = 7      # seat challenged; arg1 = 1 guilty, 0 innocent; arg2 = the challenged seat
+EV_SWAP = 8           # seat swapped with arg1 (7/5) ; arg1 = -1 for a 0 rotation
+EV_UNO_CAUGHT = 9     # seat forgot UNO and was caught
+EV_JUMP_IN = 10       # seat jumped in with card
+EV_STACK = 11         # seat stacked card; arg1 = pending total
+EV_PENALTY = 12       # seat took a penalty of arg1 cards
+EV_START_REDRAW = 13  # starting card returned
+EV_DIRECTION = 14     # arg1 = new direction
+EV_CAP = 15
+EV_NAMES = (
+    "deal", "play", "draw", "pass", "skipped", "reshuffle", "win", "challenge", "swap",
+    "uno_caught", "jump_in", "stack", "penalty", "start_redraw", "direction", "cap",
+)

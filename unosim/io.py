@@ -1,0 +1,44 @@
+"""Saving and loading runs: ``records.parquet`` (one row per round), ``summary.json``, ``meta.json``.
+
+``meta.json`` holds everything needed to reproduce the run (seed, rules string, policies, deck,
+players, games, versions); the thread count and batch size never change the records.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+
+def _write_json(path: Path, obj: dict[str, Any]) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+    os.replace(tmp, path)
+
+
+def save_run(result, out_dir: Path) -> dict[str, Path]:
+    """Write a SimulationResult atomically (each file is written to a temp name, then renamed)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rec = out_dir / "records.parquet"
+    tmp = out_dir / "records.parquet.tmp"
+    result.records.to_parquet(tmp, index=False, engine="pyarrow")
+    os.replace(tmp, rec)
+    _write_json(out_dir / "meta.json", result.meta)
+    _write_json(out_dir / "summary.json", result.summary)
+    return {"records": rec, "meta": out_dir / "meta.json", "summary": out_dir / "summary.json"}
+
+
+def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Read back (records, meta) written by :func:`save_run`."""
+    run_dir = Path(run_dir)
+    meta_path = run_dir / "meta.json"
+    rec_path = run_dir / "records.parquet"
+    if not meta_path.is_file() or not rec_path.is_file():
+        raise ValueError(f"{str(run_dir)!r} is not a saved run; accepted: a directory written by "
+                         "`unosim simulate --out DIR` (records.parquet + meta.json)")
+    return pd.read_parquet(rec_path), json.loads(meta_path.read_text())

@@ -1,0 +1,1182 @@
+"""The compiled core: every kernel here takes and returns only arrays and scalars.
+
+Layout (vectorbt-style): ``*_nb`` functions are module-level ``@njit(cache=True)`` kernels.
+``play_round_nb`` plays one complete round on preallocated buffers; ``play_batch_nb`` runs many
+rounds in parallel.  Every round draws its randomness from its own stream, seeded from
+``(master_seed, global_game_index)``, so results do not depend on thread count or batch size.
+
+Game state
+----------
+* ``hand[seat, i]`` for ``i < hlen[seat]``: physical card ids in each hand.
+* ``pile[:st[ST_PILE_N]]``: the draw pile, top at the end.  ``disc[:st[ST_DISC_N]]``: discard, top at
+  the end.  Cards are conserved: hands + pile + discard is always the whole deck.
+* Colour, direction, pending draw and the active side are local state, never written onto cards.
+
+Turn structure (RULES.md 5.1): a play resolves into a *pending attack* on the next player (Skip,
+Draw Two, Wild Draw Four ...).  At the start of the victim's turn a response window opens
+(challenge, stack, deflect, bounce, jump-in); with nothing played, the attack resolves: the victim
+draws and loses the turn.  Taking a penalty is not a turn; a play or a draw is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .enums import (
+    BLACK,
+    DRAW2,
+    END_CAP,
+    END_SCRIPT,
+    END_WIN,
+    EV_CAP,
+    EV_CHALLENGE,
+    EV_DEAL_START,
+    EV_DIRECTION,
+    EV_DRAW,
+    EV_JUMP_IN,
+    EV_PASS,
+    EV_PENALTY,
+    EV_PLAY,
+    EV_RESHUFFLE,
+    EV_SKIPPED,
+    EV_STACK,
+    EV_START_REDRAW,
+    EV_SWAP,
+    EV_UNO_CAUGHT,
+    EV_WIN,
+    NCOLORS,
+    NRANKS,
+    POL_GREEDY,
+    POL_RANDOM,
+    POL_SCRIPTED,
+    PP_BLUFF,
+    PP_CHALLENGE,
+    REVERSE,
+    RF_P_BEATS_SCHEDULED,
+    RF_P_SELF_JUMP_WINS,
+    RF_UNO_CATCH_PROB,
+    RF_UNO_FORGET_PROB,
+    RI_ACTION_ON_ANY_ACTION,
+    RI_ALLOW_WD4_BLUFF,
+    RI_CH_GUILTY_CARD,
+    RI_CH_GUILTY_DRAW,
+    RI_CH_GUILTY_OFFENDER_SKIPS,
+    RI_CH_INNOCENT_CHALLENGER_SKIPS,
+    RI_CH_INNOCENT_DRAW,
+    RI_CH_SUCCESS_CHALLENGER_PLAYS,
+    RI_CHALLENGE_LAST_CARD_WD4,
+    RI_DOUBLE_PLAY_JUMP_IN,
+    RI_DRAW_UNTIL_PLAYABLE,
+    RI_DRAWN_CARD_PLAY,
+    RI_DUP_MUST_PLAY_FOUND,
+    RI_HAND_SIZE,
+    RI_JUMP_IN,
+    RI_JUMP_IN_ALLOW_WD4,
+    RI_JUMP_IN_ALLOW_WILD,
+    RI_JUMP_IN_DRAW_RESOLUTION,
+    RI_MATCH_ACTION_BY_SYMBOL,
+    RI_SEVEN_SWAP_MANDATORY,
+    RI_SEVEN_ZERO,
+    RI_STACK_COLOR_BY,
+    RI_STACK_DRAW_TWO,
+    RI_STACK_FINAL_VICTIM_SKIPS,
+    RI_STACK_MAX_PER_TURN,
+    RI_STACK_MIXED,
+    RI_STACK_WD4,
+    RI_STACKING,
+    RI_START_REPLACE_ANY_SPECIAL,
+    RI_START_RETURN_METHOD,
+    RI_START_REVERSE_FIRST,
+    RI_START_WD4,
+    RI_START_WILD,
+    RI_TURN_CAP,
+    RI_TWO_PLAYER_REVERSE_AS_SKIP,
+    RI_UNO_PENALTY,
+    RI_WD4_CHALLENGE,
+    RI_WD4_RESTRICTION,
+    RI_ZERO_PASS_DIRECTION,
+    RI_ZERO_SWAP_ANY,
+    SKIP,
+    WD4,
+    WILD,
+)
+
+# ---- scalar state slots (st) ------------------------------------------------------------------------
+ST_PILE_N = 0
+ST_DISC_N = 1
+ST_RESHUF = 2
+ST_DRAWN = 3
+ST_LOG_N = 4
+ST_SCRIPT_POS = 5
+ST_ERR = 6
+NST = 8
+
+# ---- per-round results (res) ------------------------------------------------------------------------
+RES_WINNER = 0
+RES_TURNS = 1
+RES_WPTS = 2
+RES_DRAWN = 3
+RES_END = 4
+RES_RESHUF = 5
+RES_CHALLENGES = 6
+RES_STACK_MAX = 7
+RES_SWAPS = 8
+RES_JUMPS = 9
+RES_UNO_CAUGHT = 10
+RES_FLIPS = 11
+RES_COLOR = 12       # current colour at the end
+RES_DIRECTION = 13   # direction at the end
+RES_NEXT = 14        # seat that would act next
+NRES = 16
+NEXTRA = 6           # res[RES_CHALLENGES:RES_CHALLENGES+NEXTRA] go to the per-round records
+
+# Greedy tie order among equal-point cards: Draw Two > Reverse > Skip (RULES-independent policy rule).
+_SYM_PRI = np.zeros(NRANKS, np.int64)
+_SYM_PRI[DRAW2] = 3
+_SYM_PRI[REVERSE] = 2
+_SYM_PRI[SKIP] = 1
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_S11 = np.uint64(11)
+
+
+# ================================================================================================
+# Random numbers: splitmix64, one 64-bit word of state per round (rng[0]).
+# ================================================================================================
+@njit(cache=True, _nrt=False, inline="always")
+def mix64_nb(z):
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True, _nrt=False)
+def game_seed_nb(master, game):
+    """Seed of round ``game`` under master seed ``master`` (both uint64)."""
+    return mix64_nb(master ^ mix64_nb(game + _GOLDEN))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def next_u64_nb(rng):
+    rng[0] += _GOLDEN
+    return mix64_nb(rng[0])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def randint_nb(rng, n):
+    """Uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift; bias below 2**-25 for n <= 224)."""
+    return np.int64(((next_u64_nb(rng) >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rand01_nb(rng):
+    return np.float64(next_u64_nb(rng) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+# ================================================================================================
+# Small helpers (scalars and arrays; each is a few instructions and inlined by LLVM)
+# ================================================================================================
+@njit(cache=True, _nrt=False)
+def _log(log, st, kind, seat, card, a1, a2):
+    k = st[ST_LOG_N]
+    if k < log.shape[0]:
+        log[k, 0] = kind
+        log[k, 1] = seat
+        log[k, 2] = card
+        log[k, 3] = a1
+        log[k, 4] = a2
+    st[ST_LOG_N] = k + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _nxt(p, d, n, active):
+    q = p
+    for _ in range(n):
+        q += d
+        if q >= n:
+            q -= n
+        elif q < 0:
+            q += n
+        if active[q]:
+            return q
+    return p
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def draw_card_nb(pile, disc, st, rng, log):
+    """Pop the top of the draw pile, reshuffling the discard (minus its top) when it is empty.
+
+    Returns -1 when nothing at all is left to draw (RULES.md 1.13 Impl. note: the draw is cancelled).
+    """
+    if st[ST_PILE_N] == 0:
+        dn = st[ST_DISC_N]
+        if dn <= 1:
+            return -1
+        m = dn - 1
+        for i in range(m):
+            pile[i] = disc[i]
+        for i in range(m - 1, 0, -1):
+            j = randint_nb(rng, i + 1)
+            t = pile[i]
+            pile[i] = pile[j]
+            pile[j] = t
+        disc[0] = disc[dn - 1]
+        st[ST_DISC_N] = 1
+        st[ST_PILE_N] = m
+        st[ST_RESHUF] += 1
+        if log.shape[0] > 0:
+            _log(log, st, EV_RESHUFFLE, -1, -1, m, 0)
+    k = st[ST_PILE_N] - 1
+    st[ST_PILE_N] = k
+    st[ST_DRAWN] += 1
+    return pile[k]
+
+
+@njit(cache=True, _nrt=False)
+def give_cards_nb(p, k, hand, hlen, pile, disc, st, rng, log, ev):
+    """Seat p draws k cards (a penalty when ev == EV_PENALTY).  Returns how many it really got."""
+    got = 0
+    for _ in range(k):
+        c = draw_card_nb(pile, disc, st, rng, log)
+        if c < 0:
+            break
+        hand[p, hlen[p]] = c
+        hlen[p] += 1
+        got += 1
+    if log.shape[0] > 0 and k > 0:
+        _log(log, st, ev, p, -1, got, k)
+    return got
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _remove_at(p, i, hand, hlen):
+    c = hand[p, i]
+    last = hlen[p] - 1
+    hand[p, i] = hand[p, last]
+    hlen[p] = last
+    return c
+
+
+@njit(cache=True, _nrt=False)
+def _find_kind(p, v, side, hand, hlen, fcol, frank):
+    """First index in p's hand of a card of kind v = colour * NRANKS + rank (scripts name kinds)."""
+    for i in range(hlen[p]):
+        c = hand[p, i]
+        if fcol[side, c] * NRANKS + frank[side, c] == v:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _swap_hands(a, b, hand, hlen):
+    m = max(hlen[a], hlen[b])
+    for i in range(m):
+        t = hand[a, i]
+        hand[a, i] = hand[b, i]
+        hand[b, i] = t
+    t = hlen[a]
+    hlen[a] = hlen[b]
+    hlen[b] = t
+
+
+@njit(cache=True, _nrt=False)
+def _rotate_hands(n, d, active, hand, hlen, tmp):
+    """Every active hand passes to the next active seat in direction d (a 0 under seven_zero)."""
+    first = -1
+    for s in range(n):
+        if active[s]:
+            first = s
+            break
+    if first < 0:
+        return
+    # walk the cycle backwards: the hand of prev(s) moves to s.
+    ln = hlen[first]
+    for i in range(ln):
+        tmp[i] = hand[first, i]
+    s = first
+    for _ in range(n):
+        prv = _nxt(s, -d, n, active)
+        if prv == first:
+            break
+        for i in range(hlen[prv]):
+            hand[s, i] = hand[prv, i]
+        hlen[s] = hlen[prv]
+        s = prv
+    for i in range(ln):
+        hand[s, i] = tmp[i]
+    hlen[s] = ln
+
+
+@njit(cache=True, _nrt=False)
+def hand_points_nb(p, side, hand, hlen, frank, fpts):
+    t = 0
+    for i in range(hlen[p]):
+        t += fpts[side, hand[p, i]]
+    return t
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _most_color(p, side, hand, hlen, fcol):
+    """Colour the seat holds most of (ties to the lowest index); 0 for an empty or all-black hand."""
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    for i in range(hlen[p]):
+        col = fcol[side, hand[p, i]]
+        if col == 0:
+            c0 += 1
+        elif col == 1:
+            c1 += 1
+        elif col == 2:
+            c2 += 1
+        elif col == 3:
+            c3 += 1
+    best = 0
+    bc = c0
+    if c1 > bc:
+        best = 1
+        bc = c1
+    if c2 > bc:
+        best = 2
+        bc = c2
+    if c3 > bc:
+        best = 3
+    return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _script_next(script, st):
+    k = st[ST_SCRIPT_POS]
+    if k >= script.shape[0]:
+        st[ST_ERR] = 1
+        return -1
+    st[ST_SCRIPT_POS] = k + 1
+    return script[k]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _choose_color(p, pol, side, hand, hlen, fcol, rng, script, st):
+    kind = pol[p]
+    if kind == POL_RANDOM:
+        return randint_nb(rng, NCOLORS)
+    if kind == POL_GREEDY:
+        return _most_color(p, side, hand, hlen, fcol)
+    v = _script_next(script, st)
+    if v < 0 or v >= NCOLORS:
+        st[ST_ERR] = 1
+        return 0
+    return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction):
+    """True when playing a Wild Draw Four now breaks the restriction (RULES.md 1.10)."""
+    if restriction == 2:
+        return False
+    for i in range(hlen[p]):
+        c = hand[p, i]
+        col = fcol[side, c]
+        if col == BLACK:
+            continue
+        if col == cur:
+            return True
+        if restriction == 1 and frank[side, c] == top_rank:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _choose_target(p, pol, n, d, active, hlen, rng, script, st, optional):
+    """Whom seat p swaps with (7 under seven_zero, 0 under zero_swap_any).  -1 = nobody (optional)."""
+    kind = pol[p]
+    if kind == POL_RANDOM:
+        m = 0
+        for s in range(n):
+            if s != p and active[s]:
+                m += 1
+        k = randint_nb(rng, m + (1 if optional else 0))
+        for s in range(n):
+            if s != p and active[s]:
+                if k == 0:
+                    return s
+                k -= 1
+        return -1
+    if kind == POL_GREEDY:
+        best = -1
+        q = p
+        for _ in range(n - 1):
+            q = _nxt(q, d, n, active)
+            if q == p:
+                break
+            if best < 0 or hlen[q] < hlen[best]:
+                best = q
+        return best
+    v = _script_next(script, st)
+    if v == -1 and optional:
+        return -1
+    if v < 0 or v >= n or v == p or not active[v]:
+        st[ST_ERR] = 1
+        return -1
+    return v
+
+
+# ================================================================================================
+# One round
+# ================================================================================================
+@njit(cache=True, _nrt=False)
+def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
+                  hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res):
+    """Play one round.  ``order`` (if non-empty) is the deck from the top down: seat s is dealt
+    ``order[s*H:(s+1)*H]``, the starting card is ``order[n*H]`` and the draw pile follows it.
+    Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``."""
+    ncards = fcol.shape[1]
+    side = 0
+    logon = log.shape[0] > 0
+    for k in range(NST):
+        st[k] = 0
+    for k in range(res.shape[0]):
+        res[k] = 0
+
+    # ---- rules into locals -------------------------------------------------------------------
+    H = ri[RI_HAND_SIZE]
+    cap = ri[RI_TURN_CAP]
+    by_symbol = ri[RI_MATCH_ACTION_BY_SYMBOL] != 0
+    any_action = ri[RI_ACTION_ON_ANY_ACTION] != 0
+    restriction = ri[RI_WD4_RESTRICTION]
+    drawn_forced = ri[RI_DRAWN_CARD_PLAY] == 1
+    dup = ri[RI_DRAW_UNTIL_PLAYABLE] != 0
+    dup_must = ri[RI_DUP_MUST_PLAY_FOUND] != 0
+    rev_as_skip = ri[RI_TWO_PLAYER_REVERSE_AS_SKIP] != 0
+    challenge_on = ri[RI_WD4_CHALLENGE] != 0
+    bluff_ok = challenge_on and ri[RI_ALLOW_WD4_BLUFF] != 0
+    ch_guilty_draw = ri[RI_CH_GUILTY_DRAW]
+    ch_innocent_draw = ri[RI_CH_INNOCENT_DRAW]
+    ch_guilty_card = ri[RI_CH_GUILTY_CARD]
+    ch_offender_skips = ri[RI_CH_GUILTY_OFFENDER_SKIPS] != 0
+    ch_success_plays = ri[RI_CH_SUCCESS_CHALLENGER_PLAYS] != 0
+    ch_innocent_skips = ri[RI_CH_INNOCENT_CHALLENGER_SKIPS] != 0
+    ch_last_card = ri[RI_CHALLENGE_LAST_CARD_WD4] != 0
+    uno_pen = ri[RI_UNO_PENALTY]
+    p_forget = rf[RF_UNO_FORGET_PROB]
+    p_catch = rf[RF_UNO_CATCH_PROB]
+    stacking = ri[RI_STACKING] != 0
+    st_d2 = ri[RI_STACK_DRAW_TWO] != 0
+    st_wd4 = ri[RI_STACK_WD4] != 0
+    st_mixed = ri[RI_STACK_MIXED] != 0
+    st_max = ri[RI_STACK_MAX_PER_TURN]
+    st_final_skips = ri[RI_STACK_FINAL_VICTIM_SKIPS] != 0
+    st_color_first = ri[RI_STACK_COLOR_BY] == 1
+    jump_in = ri[RI_JUMP_IN] != 0
+    jump_wild = ri[RI_JUMP_IN_ALLOW_WILD] != 0
+    jump_wd4 = ri[RI_JUMP_IN_ALLOW_WD4] != 0
+    jump_accumulate = ri[RI_JUMP_IN_DRAW_RESOLUTION] == 1
+    double_jump = ri[RI_DOUBLE_PLAY_JUMP_IN] != 0
+    p_beats = rf[RF_P_BEATS_SCHEDULED]
+    p_self_jump = rf[RF_P_SELF_JUMP_WINS]
+    seven_zero = ri[RI_SEVEN_ZERO] != 0
+    zero_left = ri[RI_ZERO_PASS_DIRECTION] == 1
+    seven_mandatory = ri[RI_SEVEN_SWAP_MANDATORY] != 0
+    zero_swap_any = ri[RI_ZERO_SWAP_ANY] != 0
+
+    for s in range(n):
+        active[s] = 1
+        hlen[s] = 0
+    n_active = n
+
+    # ---- shuffle and deal ----------------------------------------------------------------------
+    rigged = order.shape[0] > 0
+    # The pile holds the deck with its top at the end: pile[ncards-1-i] = i-th card from the top.
+    # A rigged ``order`` is [hand size of seat 0 .. seat n-1, card ids from the top down].
+    if rigged:
+        for i in range(ncards):
+            pile[ncards - 1 - i] = order[n + i]
+    else:
+        for i in range(ncards):
+            pile[i] = i
+        for i in range(ncards - 1, 0, -1):
+            j = randint_nb(rng, i + 1)
+            t = pile[i]
+            pile[i] = pile[j]
+            pile[j] = t
+    top_i = ncards - 1
+    for s in range(n):
+        hs = order[s] if rigged else H
+        for k in range(hs):
+            hand[s, k] = pile[top_i]
+            top_i -= 1
+        hlen[s] = hs
+    st[ST_PILE_N] = top_i + 1
+    st[ST_DISC_N] = 0
+
+    # ---- starting card (RULES.md 1.5) ----------------------------------------------------------
+    replace_special = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
+    wild_redraw = ri[RI_START_WILD] == 1
+    wd4_redraw = ri[RI_START_WD4] == 0
+    return_middle = ri[RI_START_RETURN_METHOD] == 1
+    while True:
+        k = st[ST_PILE_N] - 1
+        c = pile[k]
+        r = frank[side, c]
+        bad = (r == WD4 and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9)
+        if not bad or k == 0:
+            st[ST_PILE_N] = k
+            break
+        # Put it back: into the middle of the pile, or at a uniformly random place (the pile is
+        # already in uniformly random order, so this is the same as reshuffling the whole pile).
+        pos = k // 2 if return_middle else randint_nb(rng, k + 1)
+        for i in range(k, pos, -1):
+            pile[i] = pile[i - 1]
+        pile[pos] = c
+        if logon:
+            _log(log, st, EV_START_REDRAW, -1, c, pos, 0)
+    disc[0] = c
+    st[ST_DISC_N] = 1
+    first = _nxt(dealer, 1, n, active)
+    d = 1
+    p = first
+    cur = fcol[side, c]
+    srank = frank[side, c]
+    # pending attack on the scheduled player p
+    pend_kind = -1      # rank of the attacking card (SKIP, DRAW2, WD4, ...) or -1
+    pend_n = 0          # cards to draw
+    pend_from = -1      # who played the attack
+    pend_guilty = False  # last Wild Draw Four broke the restriction
+    pend_prev_color = 0  # colour before the last Wild Draw Four
+    pend_stacked = 0    # cards in the current stack chain
+    skip_next = 0       # bit mask of seats that lose their next turn (challenge option)
+    if srank == SKIP:
+        pend_kind = SKIP
+        pend_from = dealer
+    elif srank == REVERSE:
+        if n == 2 and rev_as_skip:
+            pend_kind = SKIP
+            pend_from = dealer
+        else:
+            d = -1
+            if ri[RI_START_REVERSE_FIRST] == 0:
+                p = dealer
+            else:
+                p = _nxt(dealer, -1, n, active)
+    elif srank == DRAW2:
+        pend_kind = DRAW2
+        pend_n = 2
+        pend_from = dealer
+    elif fcol[side, c] == BLACK:
+        cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
+    if logon:
+        _log(log, st, EV_DEAL_START, p, c, cur, d)
+
+    turns = 0
+    winner = -1
+    end = END_WIN
+    just_played = False
+    last_actor = -1
+    while True:
+        if st[ST_ERR] != 0:
+            end = END_SCRIPT
+            break
+        if turns >= cap:
+            end = END_CAP
+            if logon:
+                _log(log, st, EV_CAP, p, -1, turns, 0)
+            break
+        top = disc[st[ST_DISC_N] - 1]
+        top_rank = frank[side, top]
+        actor = -1
+        play_c = -1
+        play_i = -1
+
+        # ---- jump-in window (RULES.md 4.1, 4.2): identical card, out of turn -------------------
+        if jump_in and just_played:
+            top_col = fcol[side, top]
+            can_jump = (top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)
+            if can_jump:
+                jw = -1
+                ji = -1
+                # the player who just laid the card: a second identical card (double play)
+                if double_jump and rand01_nb(rng) < p_self_jump:
+                    ji = _jump_choice(last_actor, top, top_rank, top_col, side, pol, hand, hlen,
+                                      fcol, frank, rng, script, st)
+                    if ji >= 0:
+                        jw = last_actor
+                if jw < 0:
+                    # others race the scheduled player; the victim of an attack may deflect
+                    cnt = 0
+                    q = p
+                    for _ in range(n):
+                        if q != last_actor and q != p:
+                            ci = _jump_choice(q, top, top_rank, top_col, side, pol, hand, hlen,
+                                              fcol, frank, rng, script, st)
+                            if ci >= 0:
+                                lg[cnt] = q
+                                lg[ncards - 1 - cnt] = ci
+                                cnt += 1
+                        q = _nxt(q, d, n, active)
+                    if cnt > 0 and rand01_nb(rng) < p_beats:
+                        k = randint_nb(rng, cnt)
+                        jw = lg[k]
+                        ji = lg[ncards - 1 - k]
+                    elif pend_kind >= 0 and p != last_actor:
+                        ci = _jump_choice(p, top, top_rank, top_col, side, pol, hand, hlen,
+                                          fcol, frank, rng, script, st)
+                        if ci >= 0:
+                            jw = p
+                            ji = ci
+                if jw >= 0:
+                    actor = jw
+                    play_i = ji
+                    play_c = hand[jw, ji]
+                    res[RES_JUMPS] += 1
+                    if logon:
+                        _log(log, st, EV_JUMP_IN, jw, play_c, p, 0)
+                    # play continues from the jumper; the pending effect is transferred to it
+                    if not (jump_accumulate and (pend_kind == DRAW2 or pend_kind == WD4)):
+                        pend_n = 0
+                    pend_kind = -1
+        just_played = False
+
+        if play_c < 0 and pend_kind >= 0:
+            # ---- response window of the victim p ---------------------------------------------
+            victim = p
+            done = False
+            if pend_kind == WD4 and challenge_on and pend_stacked <= 1:
+                if _wants_challenge(victim, pol, pp, rng, script, st):
+                    res[RES_CHALLENGES] += 1
+                    if logon:
+                        _log(log, st, EV_CHALLENGE, victim, -1, 1 if pend_guilty else 0, pend_from)
+                    if pend_guilty:
+                        give_cards_nb(pend_from, max(ch_guilty_draw, pend_n), hand, hlen, pile, disc,
+                                      st, rng, log, EV_PENALTY)
+                        if ch_guilty_card == 1:
+                            # the Wild Draw Four goes back to the offender; the old top is current again
+                            dn = st[ST_DISC_N] - 1
+                            hand[pend_from, hlen[pend_from]] = disc[dn]
+                            hlen[pend_from] += 1
+                            st[ST_DISC_N] = dn
+                            cur = pend_prev_color
+                        elif ch_guilty_card == 2:
+                            cur = pend_prev_color
+                        if ch_offender_skips:
+                            skip_next |= 1 << pend_from
+                        pend_kind = -1
+                        pend_n = 0
+                        pend_stacked = 0
+                        if not ch_success_plays:
+                            p = _nxt(p, d, n, active)
+                            continue
+                        done = True  # the challenger now takes a normal turn
+                    else:
+                        extra = ch_innocent_draw - 4
+                        give_cards_nb(victim, pend_n + extra, hand, hlen, pile, disc, st, rng, log,
+                                      EV_PENALTY)
+                        pend_kind = -1
+                        pend_n = 0
+                        pend_stacked = 0
+                        if ch_innocent_skips:
+                            if logon:
+                                _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
+                            p = _nxt(p, d, n, active)
+                            continue
+                        done = True
+            if not done and stacking and (pend_kind == DRAW2 or pend_kind == WD4):
+                si = _stack_choice(victim, pend_kind, cur, side, pol, hand, hlen, fcol, frank,
+                                   st_d2, st_wd4, st_mixed, rng, script, st)
+                if si >= 0:
+                    actor = victim
+                    play_i = si
+                    play_c = hand[victim, si]
+                    done = True
+            if not done:
+                # the attack resolves: draw and lose the turn
+                if pend_n > 0:
+                    give_cards_nb(victim, pend_n, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                skips = pend_kind != DRAW2 and pend_kind != WD4 or pend_stacked <= 1 or st_final_skips
+                pend_kind = -1
+                pend_n = 0
+                pend_stacked = 0
+                if skips:
+                    if logon:
+                        _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
+                    p = _nxt(p, d, n, active)
+                    continue
+            elif play_c < 0:
+                pass  # challenger plays a normal turn below
+
+        if play_c < 0:
+            # ---- a normal turn of p -----------------------------------------------------------
+            if skip_next != 0 and (skip_next >> p) & 1:
+                skip_next &= ~(1 << p)
+                if logon:
+                    _log(log, st, EV_SKIPPED, p, -1, 1, 0)
+                p = _nxt(p, d, n, active)
+                continue
+            turns += 1
+            # legal cards of p: lg[i] = 1 legal, 2 illegal-only-by-restriction Wild Draw Four
+            hl = hlen[p]
+            nlegal = 0
+            n_wd4 = 0
+            guilty = False
+            for i in range(hl):
+                cc = hand[p, i]
+                col = fcol[side, cc]
+                rk = frank[side, cc]
+                ok = 0
+                if col == BLACK:
+                    if rk == WD4:
+                        ok = 3  # decided after the scan
+                        n_wd4 += 1
+                    else:
+                        ok = 1
+                elif col == cur:
+                    ok = 1
+                    guilty = True
+                elif rk == top_rank and (rk <= 9 or by_symbol):
+                    ok = 1
+                    if restriction == 1:
+                        guilty = True
+                elif any_action and rk > 9 and top_rank > 9 and top_rank != WILD and top_rank != WD4:
+                    ok = 1
+                lg[i] = ok
+                if ok == 1:
+                    nlegal += 1
+            if n_wd4 > 0:
+                wd4_ok = restriction == 2 or not guilty
+                for i in range(hl):
+                    if lg[i] == 3:
+                        if wd4_ok:
+                            lg[i] = 1
+                            nlegal += 1
+                        else:
+                            lg[i] = 2
+            choice = _play_choice(p, pol, pp, hl, nlegal, n_wd4, guilty, bluff_ok, lg, cur, side,
+                                  hand, fcol, frank, fpts, rng, script, st)
+            if choice >= 0:
+                actor = p
+                play_i = choice
+                play_c = hand[p, choice]
+            else:
+                # draw one (or until playable); only the drawn card may then be played
+                got = -1
+                playable = False
+                while True:
+                    c = draw_card_nb(pile, disc, st, rng, log)
+                    if c < 0:
+                        break
+                    hand[p, hlen[p]] = c
+                    hlen[p] += 1
+                    got = c
+                    if logon:
+                        _log(log, st, EV_DRAW, p, c, 0, 0)
+                    playable = _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank,
+                                           by_symbol, any_action, restriction)
+                    if playable or not dup:
+                        break
+                if playable and (drawn_forced or (dup and dup_must) or
+                                 _play_drawn(p, pol, rng, script, st)):
+                    actor = p
+                    play_i = hlen[p] - 1
+                    play_c = got
+                else:
+                    if logon:
+                        _log(log, st, EV_PASS, p, got, 0, 0)
+                    p = _nxt(p, d, n, active)
+                    continue
+        else:
+            turns += 1  # a stack, a bounce or a jump-in is a play
+
+        if st[ST_ERR] != 0:
+            continue
+
+        # ================= play block: actor lays play_c (at index play_i) =====================
+        rk = frank[side, play_c]
+        col = fcol[side, play_c]
+        prev_color = cur
+        was_guilty = False
+        if rk == WD4:
+            was_guilty = _is_wd4_guilty(actor, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
+        _remove_at(actor, play_i, hand, hlen)
+        disc[st[ST_DISC_N]] = play_c
+        st[ST_DISC_N] += 1
+        if col == BLACK:
+            if rk == WD4 and st_color_first and pend_kind == WD4:
+                pass  # the first Wild Draw Four of the stack named the colour
+            else:
+                cur = _choose_color(actor, pol, side, hand, hlen, fcol, rng, script, st)
+        else:
+            cur = col
+        if logon:
+            _log(log, st, EV_PLAY, actor, play_c, cur, 0)
+        just_played = True
+        last_actor = actor
+
+        if hlen[actor] == 0:
+            # ---- the round ends (RULES.md 1.14): a final draw card still hits the next player ----
+            nx = _nxt(actor, d, n, active)
+            if rk == DRAW2 or rk == WD4:
+                amount = pend_n + (2 if rk == DRAW2 else 4)
+                if rk == WD4 and challenge_on and ch_last_card and \
+                        _wants_challenge(nx, pol, pp, rng, script, st):
+                    res[RES_CHALLENGES] += 1
+                    if logon:
+                        _log(log, st, EV_CHALLENGE, nx, -1, 1 if was_guilty else 0, actor)
+                    if was_guilty:
+                        give_cards_nb(actor, max(ch_guilty_draw, amount), hand, hlen, pile, disc, st,
+                                      rng, log, EV_PENALTY)
+                        if ch_guilty_card == 1:
+                            dn = st[ST_DISC_N] - 1
+                            hand[actor, hlen[actor]] = disc[dn]
+                            hlen[actor] += 1
+                            st[ST_DISC_N] = dn
+                            cur = prev_color
+                        elif ch_guilty_card == 2:
+                            cur = prev_color
+                        pend_kind = -1
+                        pend_n = 0
+                        pend_stacked = 0
+                        p = nx if ch_success_plays else _nxt(nx, d, n, active)
+                        just_played = False
+                        continue
+                    amount += ch_innocent_draw - 4
+                give_cards_nb(nx, amount, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+            winner = actor
+            break
+
+        # ---- UNO call (RULES.md 1.12), as probabilities ----------------------------------------
+        if hlen[actor] == 1 and p_forget > 0.0:
+            if rand01_nb(rng) < p_forget and rand01_nb(rng) < p_catch:
+                res[RES_UNO_CAUGHT] += 1
+                if logon:
+                    _log(log, st, EV_UNO_CAUGHT, actor, -1, uno_pen, 0)
+                give_cards_nb(actor, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+
+        # ---- effects --------------------------------------------------------------------------
+        if rk == SKIP:
+            pend_kind = SKIP
+            pend_n = 0
+            pend_from = actor
+            p = _nxt(actor, d, n, active)
+        elif rk == REVERSE:
+            if n_active == 2 and rev_as_skip:
+                pend_kind = SKIP
+                pend_n = 0
+                pend_from = actor
+                p = _nxt(actor, d, n, active)
+            else:
+                d = -d
+                if logon:
+                    _log(log, st, EV_DIRECTION, actor, -1, d, 0)
+                p = _nxt(actor, d, n, active)
+        elif rk == DRAW2 or rk == WD4:
+            if pend_kind == DRAW2 or pend_kind == WD4:
+                pend_stacked += 1
+                if logon:
+                    _log(log, st, EV_STACK, actor, play_c, pend_n + (2 if rk == DRAW2 else 4), 0)
+            else:
+                pend_stacked = 1
+            pend_kind = rk
+            pend_n += 2 if rk == DRAW2 else 4
+            pend_from = actor
+            if rk == WD4:
+                pend_guilty = was_guilty
+                pend_prev_color = prev_color
+            if pend_stacked > res[RES_STACK_MAX]:
+                res[RES_STACK_MAX] = pend_stacked
+            p = _nxt(actor, d, n, active)
+        else:
+            p = _nxt(actor, d, n, active)
+            if rk <= 9 and (seven_zero or zero_swap_any):
+                if rk == 7 and seven_zero:
+                    tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st,
+                                         not seven_mandatory)
+                    if tgt >= 0:
+                        _swap_hands(actor, tgt, hand, hlen)
+                        res[RES_SWAPS] += 1
+                        if logon:
+                            _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
+                elif rk == 0 and seven_zero:
+                    _rotate_hands(n, 1 if zero_left else d, active, hand, hlen, tmp)
+                    res[RES_SWAPS] += 1
+                    if logon:
+                        _log(log, st, EV_SWAP, actor, play_c, -1, 1 if zero_left else d)
+                elif rk == 0 and zero_swap_any:
+                    tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st, True)
+                    if tgt >= 0:
+                        _swap_hands(actor, tgt, hand, hlen)
+                        res[RES_SWAPS] += 1
+                        if logon:
+                            _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
+
+    # ---- scoring (RULES.md 1.15) ------------------------------------------------------------
+    wpts = 0
+    if winner >= 0:
+        for s in range(n):
+            if s != winner:
+                wpts += hand_points_nb(s, side, hand, hlen, frank, fpts)
+        if logon:
+            _log(log, st, EV_WIN, winner, -1, wpts, 0)
+    res[RES_WINNER] = winner
+    res[RES_TURNS] = turns
+    res[RES_WPTS] = wpts
+    res[RES_DRAWN] = st[ST_DRAWN]
+    res[RES_END] = end
+    res[RES_RESHUF] = st[ST_RESHUF]
+    res[RES_COLOR] = cur
+    res[RES_DIRECTION] = d
+    res[RES_NEXT] = p
+    return winner
+
+
+# ================================================================================================
+# Decisions of the built-in policies (random, greedy, scripted), dispatched by integer id
+# ================================================================================================
+@njit(cache=True, _nrt=False, inline="always")
+def _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, any_action, restriction):
+    col = fcol[side, c]
+    rk = frank[side, c]
+    if col == BLACK:
+        if rk == WD4:
+            return not _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
+        return True
+    if col == cur:
+        return True
+    if rk == top_rank and (rk <= 9 or by_symbol):
+        return True
+    if any_action and rk > 9 and top_rank > 9 and top_rank != WILD and top_rank != WD4:
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play_choice(p, pol, pp, hl, nlegal, n_wd4, guilty, bluff_ok, lg, cur, side, hand, fcol, frank,
+                 fpts, rng, script, st):
+    """Index into p's hand of the card to play, or -1 to draw."""
+    kind = pol[p]
+    if kind == POL_SCRIPTED:
+        v = _script_next(script, st)
+        if v < 0:
+            return -1
+        for i in range(hl):
+            c = hand[p, i]
+            if fcol[side, c] * NRANKS + frank[side, c] == v and (lg[i] == 1 or (lg[i] == 2 and bluff_ok)):
+                return i
+        st[ST_ERR] = 1
+        return -1
+    # bluff: an illegal Wild Draw Four, only where challenges make bluffing part of the game
+    if bluff_ok and guilty and n_wd4 > 0 and pp[p, PP_BLUFF] > 0.0:
+        if rand01_nb(rng) < pp[p, PP_BLUFF]:
+            for i in range(hl):
+                if lg[i] == 2:
+                    return i
+    if nlegal == 0:
+        return -1
+    if kind == POL_RANDOM:
+        k = randint_nb(rng, nlegal)
+        for i in range(hl):
+            if lg[i] == 1:
+                if k == 0:
+                    return i
+                k -= 1
+        return -1
+    # greedy: the legal non-wild card with the most points; ties: current colour, then
+    # Draw Two > Reverse > Skip, then the lowest colour index.  Wilds only when nothing else:
+    # Wild Draw Four before Wild.
+    best = -1
+    bkey = -1
+    wd4_i = -1
+    wild_i = -1
+    for i in range(hl):
+        if lg[i] != 1:
+            continue
+        c = hand[p, i]
+        col = fcol[side, c]
+        rk = frank[side, c]
+        if col == BLACK:
+            if rk == WD4:
+                if wd4_i < 0:
+                    wd4_i = i
+            elif wild_i < 0:
+                wild_i = i
+            continue
+        key = fpts[side, c] * 1000 + (100 if col == cur else 0) + _SYM_PRI[rk] * 10 + (NCOLORS - col)
+        if key > bkey:
+            bkey = key
+            best = i
+    if best >= 0:
+        return best
+    if wd4_i >= 0:
+        return wd4_i
+    return wild_i
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play_drawn(p, pol, rng, script, st):
+    kind = pol[p]
+    if kind == POL_SCRIPTED:
+        return _script_next(script, st) == 1
+    return True  # random and greedy always play a legal drawn card
+
+
+@njit(cache=True, _nrt=False)
+def _wants_challenge(p, pol, pp, rng, script, st):
+    kind = pol[p]
+    if kind == POL_SCRIPTED:
+        return _script_next(script, st) == 1
+    q = pp[p, PP_CHALLENGE]
+    if q <= 0.0:
+        return False
+    return rand01_nb(rng) < q
+
+
+@njit(cache=True, _nrt=False)
+def _stack_choice(p, pend_kind, cur, side, pol, hand, hlen, fcol, frank, st_d2, st_wd4, st_mixed,
+                  rng, script, st):
+    """Index of the card p stacks on the pending Draw Two / Wild Draw Four, or -1 to take it.
+
+    random: uniform over 'take' and every stackable card instance.  greedy: always stacks,
+    a Draw Two before a Wild Draw Four.  Wild Draw Four keeps its colour restriction inside a stack.
+    """
+    cnt = 0
+    d2_i = -1
+    wd4_i = -1
+    for i in range(hlen[p]):
+        c = hand[p, i]
+        rk = frank[side, c]
+        ok = False
+        if rk == DRAW2:
+            if pend_kind == DRAW2:
+                ok = st_d2
+            else:
+                ok = st_mixed and fcol[side, c] == cur
+        elif rk == WD4:
+            if pend_kind == WD4:
+                ok = st_wd4
+            else:
+                ok = st_mixed
+            if ok:
+                ok = not _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, -1, 0)
+        if ok:
+            cnt += 1
+            if rk == DRAW2 and d2_i < 0:
+                d2_i = i
+            if rk == WD4 and wd4_i < 0:
+                wd4_i = i
+    kind = pol[p]
+    if kind == POL_SCRIPTED:
+        v = _script_next(script, st)
+        if v < 0:
+            return -1
+        i = _find_kind(p, v, side, hand, hlen, fcol, frank)
+        if i < 0 or (frank[side, hand[p, i]] != DRAW2 and frank[side, hand[p, i]] != WD4):
+            st[ST_ERR] = 1
+            return -1
+        return i
+    if cnt == 0:
+        return -1
+    if kind == POL_GREEDY:
+        return d2_i if d2_i >= 0 else wd4_i
+    k = randint_nb(rng, cnt + 1)
+    if k == cnt:
+        return -1
+    # second pass in the same order as the count
+    for i in range(hlen[p]):
+        c = hand[p, i]
+        rk = frank[side, c]
+        ok = False
+        if rk == DRAW2:
+            ok = st_d2 if pend_kind == DRAW2 else (st_mixed and fcol[side, c] == cur)
+        elif rk == WD4:
+            ok = st_wd4 if pend_kind == WD4 else st_mixed
+            if ok:
+                ok = not _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, -1, 0)
+        if ok:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _jump_choice(q, top, top_rank, top_col, side, pol, hand, hlen, fcol, frank, rng, script, st):
+    """Index of an identical card q jumps in with, or -1.  random: uniform over 'don't' and each
+    identical instance; greedy: always when it can."""
+    cnt = 0
+    first = -1
+    for i in range(hlen[q]):
+        c = hand[q, i]
+        if frank[side, c] == top_rank and fcol[side, c] == top_col:
+            cnt += 1
+            if first < 0:
+                first = i
+    if cnt == 0:
+        return -1
+    kind = pol[q]
+    if kind == POL_GREEDY:
+        return first
+    if kind == POL_RANDOM:
+        k = randint_nb(rng, cnt + 1)
+        if k == cnt:
+            return -1
+        for i in range(hlen[q]):
+            c = hand[q, i]
+            if frank[side, c] == top_rank and fcol[side, c] == top_col:
+                if k == 0:
+                    return i
+                k -= 1
+        return -1
+    v = _script_next(script, st)
+    if v < 0:
+        return -1
+    i = _find_kind(q, v, side, hand, hlen, fcol, frank)
+    if i < 0 or frank[side, hand[q, i]] != top_rank or fcol[side, hand[q, i]] != top_col:
+        st[ST_ERR] = 1
+        return -1
+    return i
+
+
+# ================================================================================================
+# Many rounds (one thread; the Python layer runs batches on a thread pool, the GIL released)
+# ================================================================================================
+@njit(cache=True, nogil=True)
+def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp,
+                  o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra):
+    """Play rounds with global indices game0 .. game0+ngames-1 into the output arrays (row 0 = game0).
+
+    Each round is seeded from (seed, global index) alone, so results are identical for any number
+    of threads, any batch size and any split of a run.
+    """
+    ncards = fcol.shape[1]
+    hand = np.empty((n, ncards), np.int64)
+    hlen = np.empty(n, np.int64)
+    pile = np.empty(ncards, np.int64)
+    disc = np.empty(ncards, np.int64)
+    lg = np.empty(ncards, np.int64)
+    tmp = np.empty(ncards, np.int64)
+    active = np.empty(n, np.int64)
+    st = np.zeros(NST, np.int64)
+    rng = np.zeros(1, np.uint64)
+    log = np.empty((0, 5), np.int64)
+    order = np.empty(0, np.int64)
+    script = np.empty(0, np.int64)
+    res = np.zeros(NRES, np.int64)
+    for g in range(ngames):
+        rng[0] = game_seed_nb(seed, np.uint64(game0 + g))
+        play_round_nb(n, n - 1, order, fcol, frank, fpts, ri, rf, pol, pp, script,
+                      hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
+        o_winner[g] = res[RES_WINNER]
+        o_turns[g] = res[RES_TURNS]
+        o_wpts[g] = res[RES_WPTS]
+        o_drawn[g] = res[RES_DRAWN]
+        o_end[g] = res[RES_END]
+        o_reshuf[g] = res[RES_RESHUF]
+        for s in range(n):
+            o_hpts[g, s] = hand_points_nb(s, 0, hand, hlen, frank, fpts)
+        for k in range(o_extra.shape[1]):
+            o_extra[g, k] = res[RES_CHALLENGES + k]

@@ -1,0 +1,159 @@
+"""Policy plugins: who decides what, dispatched by an integer id inside the compiled core.
+
+Built-in policies (exact semantics; the kernels in :mod:`unosim.nb` implement them):
+
+``random``
+    Picks uniformly among the legal card *instances* in its hand (each physical card equally
+    likely; a Wild Draw Four only where it is legal).  Never draws while it holds a legal card;
+    plays a drawn card whenever it is legal; names a wild's colour uniformly among the four.
+    House-rule decisions are uniform over the options, each card instance one option and "don't"
+    one more: under a pending Draw Two / Wild Draw Four it takes, or stacks with one of its
+    stackable cards; on a 7 it swaps with any opponent; in a jump-in window it jumps with one of
+    its identical cards, or not.
+``greedy``
+    Plays the legal non-wild card with the most points; ties go to a card of the current colour,
+    then Draw Two > Reverse > Skip, numbers high to low, then the lowest colour index.  Wilds only
+    when nothing else is legal, Wild Draw Four before Wild.  Names the colour it holds most of
+    (ties to the lowest colour index).  Plays a drawn card whenever it is legal.  Stacks whenever
+    it can (a Draw Two before a Wild Draw Four), swaps with the opponent holding the fewest cards
+    (ties to the nearest in the direction of play), always jumps in when it can.
+``scripted``
+    Reads every decision from a script (scenario tests and replays; see :mod:`unosim.scenario`).
+
+Both ``random`` and ``greedy`` take two tunable parameters, by default 0 (neither challenges nor
+bluffs):
+
+* ``challenge`` — probability of challenging a Wild Draw Four played on it;
+* ``bluff`` — probability of playing a Wild Draw Four it may not legally play (only when the rules
+  allow bluffing, i.e. challenges are on), instead of its normal choice.
+
+Syntax: ``random``, ``greedy(challenge=0.5,bluff=0.1)``; a comma list gives one policy per seat:
+``random,greedy(challenge=1),random,greedy``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import enums as E
+
+
+class PolicyError(ValueError):
+    """A bad policy specification (one-line message)."""
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    name: str
+    pid: int
+    description: str
+    params: dict[str, int] = field(default_factory=dict)  # parameter name -> PP_* slot
+
+
+_PARAMS = {"challenge": E.PP_CHALLENGE, "bluff": E.PP_BLUFF}
+
+POLICIES: dict[str, PolicyInfo] = {
+    "random": PolicyInfo("random", E.POL_RANDOM, "uniform over legal card instances", _PARAMS),
+    "greedy": PolicyInfo("greedy", E.POL_GREEDY, "dump the most points first, wilds last", _PARAMS),
+    "scripted": PolicyInfo("scripted", E.POL_SCRIPTED, "decisions from a script (tests)", {}),
+}
+# Policies a user can name on the command line (scripted needs a script).
+PUBLIC = ("random", "greedy")
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """One seat's policy: name plus parameter values."""
+
+    name: str
+    params: tuple[tuple[str, float], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return f"{self.name}(" + ",".join(f"{k}={v:g}" for k, v in self.params) + ")"
+
+
+def split_top_level(text: str, sep: str) -> list[str]:
+    """Split on ``sep`` outside parentheses."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise PolicyError(f"unbalanced ')' in {text!r}")
+        if ch == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if depth != 0:
+        raise PolicyError(f"unbalanced '(' in {text!r}")
+    out.append("".join(cur))
+    return out
+
+
+def _unknown(name: str, allowed: tuple[str, ...] | list[str], what: str = "policy") -> PolicyError:
+    near = difflib.get_close_matches(name, allowed, n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    return PolicyError(f"unknown {what} {name!r}; accepted: {', '.join(allowed)}{hint}")
+
+
+def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
+    t = text.strip()
+    if not t:
+        raise PolicyError("empty policy name; accepted: " + ", ".join(PUBLIC))
+    name, _, rest = t.partition("(")
+    name = name.strip().lower()
+    allowed = list(PUBLIC) + (["scripted"] if allow_scripted else [])
+    if name not in allowed:
+        raise _unknown(name, allowed)
+    info = POLICIES[name]
+    params: dict[str, float] = {}
+    if rest:
+        if not rest.endswith(")"):
+            raise PolicyError(f"malformed policy {text!r}; expected NAME or NAME(key=value,...)")
+        for item in filter(None, (s.strip() for s in rest[:-1].split(","))):
+            key, eq, val = item.partition("=")
+            key = key.strip().lower()
+            if not eq:
+                raise PolicyError(f"policy parameter {item!r} needs a value, e.g. {key}=0.5")
+            if key not in info.params:
+                raise _unknown(key, sorted(info.params) or ["(none)"], f"parameter of policy {name!r},")
+            try:
+                v = float(val)
+            except ValueError:
+                raise PolicyError(f"policy parameter {key}={val.strip()!r} is not a number; "
+                                  "accepted: a probability in [0, 1]") from None
+            if not 0.0 <= v <= 1.0:
+                raise PolicyError(f"policy parameter {key}={v:g} is out of range; accepted: [0, 1]")
+            params[key] = v
+    return PolicySpec(name, tuple(sorted(params.items())))
+
+
+def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
+                   allow_scripted: bool = False) -> list[PolicySpec]:
+    """One name for all seats, or a comma list with one policy per seat."""
+    items = split_top_level(text, ",") if isinstance(text, str) else list(text)
+    specs = [parse_policy(s, allow_scripted) for s in items]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise PolicyError(f"{len(specs)} policies given for {players} players; "
+                          f"accepted: one policy for all seats or exactly {players}")
+    return specs
+
+
+def pack_policies(specs: list[PolicySpec]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-seat policy ids and the (players, NPP) float parameter matrix for the kernel."""
+    pol = np.array([POLICIES[s.name].pid for s in specs], np.int64)
+    pp = np.zeros((len(specs), E.NPP), np.float64)
+    for i, s in enumerate(specs):
+        for k, v in s.params:
+            pp[i, POLICIES[s.name].params[k]] = v
+    return pol, pp

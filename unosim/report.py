@@ -1,0 +1,492 @@
+"""Charts and tables comparing simulated runs, ready for a blog post.
+
+:func:`make_report` takes runs ``(label, records, meta)`` (see :mod:`unosim.stats` for the columns)
+and writes PNG charts, ``summary.csv`` and ``summary.md`` into one folder.  Every estimate comes
+with a 95% confidence interval.
+
+Figures are built with :class:`matplotlib.figure.Figure` on an Agg canvas, never through pyplot, so
+nothing is displayed, the caller's backend is left alone and figures are freed once saved.  All
+per-round work is vectorised numpy (``bincount``/``histogram``), so million-row runs are fast.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+from unosim.stats import policy_table, seat_table, summarize, z_value
+
+__all__ = ["make_report", "fmt_pm", "OKABE_ITO"]
+
+#: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+
+FIGSIZE = (8.0, 4.5)
+DPI = 150
+CLIP_QUANTILE = 0.995
+TARGET_BINS = 60
+LEVEL = 0.95
+
+_STYLE: dict[str, Any] = {
+    "font.size": 10,
+    "axes.titlesize": 12,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 8.5,
+    "legend.frameon": False,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.grid.axis": "y",
+    "grid.color": "#d9d9d9",
+    "grid.linewidth": 0.6,
+    "axes.axisbelow": True,
+    "axes.prop_cycle": mpl.cycler(color=list(OKABE_ITO)),
+}
+
+Run = tuple[str, pd.DataFrame, Mapping[str, Any]]
+
+
+@dataclass
+class _Prepared:
+    """One run with everything the charts and tables need, computed once."""
+
+    label: str
+    records: pd.DataFrame
+    meta: Mapping[str, Any]
+    summary: dict[str, Any]
+    seats: pd.DataFrame
+    policies: pd.DataFrame
+    color: str
+
+    @property
+    def players(self) -> int:
+        return int(self.summary["players"])
+
+    @property
+    def games(self) -> int:
+        return int(self.summary["games"])
+
+
+# ---- formatting ------------------------------------------------------------------------------------
+
+
+def _isnum(x: Any) -> bool:
+    return x is not None and isinstance(x, int | float | np.number) and math.isfinite(float(x))
+
+
+def fmt_pm(value: Any, half: Any, pct: bool = False, unit: str = "") -> str:
+    """Format ``value ± half`` with the half-width rounded to two significant figures.
+
+    ``pct`` multiplies both by 100 and appends ``%``; ``unit`` is appended (with a space) otherwise.
+    Missing / non-finite values give ``"n/a"``; a missing half-width prints the value alone.
+    """
+    if not _isnum(value):
+        return "n/a"
+    v = float(value) * (100.0 if pct else 1.0)
+    suffix = "%" if pct else (f" {unit}" if unit else "")
+    if not _isnum(half) or float(half) <= 0.0:
+        return f"{v:,.2f}{suffix}"
+    h = float(half) * (100.0 if pct else 1.0)
+    dec = min(6, max(0, 1 - math.floor(math.log10(h))))
+    return f"{v:,.{dec}f}{suffix} ± {h:,.{dec}f}{suffix}" if pct else f"{v:,.{dec}f} ± {h:,.{dec}f}{suffix}"
+
+
+def _range_text(values: Sequence[int], fmt: str = "{:,}") -> str:
+    lo, hi = min(values), max(values)
+    return fmt.format(lo) if lo == hi else f"{fmt.format(lo)}–{fmt.format(hi)}"
+
+
+def _scope(runs: Sequence[_Prepared]) -> str:
+    """E.g. ``"4 players, 1,000,000 rounds per variant"``."""
+    players = _range_text([r.players for r in runs])
+    games = _range_text([r.games for r in runs])
+    per = " per variant" if len(runs) > 1 else ""
+    return f"{players} players, {games} rounds{per}"
+
+
+def _share_text(k: int, n: int) -> str:
+    """``k / n`` as a short percentage, e.g. ``"0.10%"`` or ``"<0.01%"``."""
+    if n <= 0:
+        return "n/a"
+    pct = 100.0 * k / n
+    if 0 < pct < 0.01:
+        return "<0.01%"
+    return f"{pct:.1f}%" if pct >= 1 else f"{pct:.2f}%"
+
+
+def _set_title(ax: Axes, what: str, scope: str) -> None:
+    """Bold left-aligned title; the scope goes on a second line when the whole would be too long."""
+    sep = "\n" if len(what) + len(scope) > 62 else " — "
+    ax.set_title(f"{what}{sep}{scope}", loc="left")
+
+
+def _md_escape(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+# ---- figures --------------------------------------------------------------------------------------
+
+
+def _new_figure() -> tuple[Figure, Axes]:
+    fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    fig.savefig(path, dpi=DPI, facecolor="white")
+    fig.clear()
+    return path
+
+
+def _legend(ax: Axes, loc: str = "best") -> None:
+    """Legend inside the axes, or outside on the right when it has many entries."""
+    n = len(ax.get_legend_handles_labels()[1])
+    if n > 5:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        ax.legend(loc=loc)
+
+
+def _dodge(i: int, k: int, width: float = 0.6) -> float:
+    step = min(0.18, width / max(k, 1))
+    return (i - (k - 1) / 2.0) * step
+
+
+def _fair_share_lines(ax: Axes, runs: Sequence[_Prepared], xmax: dict[int, float]) -> None:
+    """Dashed line at 1/players: one grey line if all runs agree, else one per run in its colour."""
+    counts = sorted({r.players for r in runs})
+    if len(counts) == 1:
+        p = counts[0]
+        ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
+        return
+    for r in runs:
+        ax.hlines(1.0 / r.players, -0.5, xmax[id(r)], ls="--", lw=1.0, color=r.color, alpha=0.8,
+                  label=f"fair share {r.label} (1/{r.players})", zorder=1)
+
+
+def _rate_points(ax: Axes, x: np.ndarray, table: pd.DataFrame, color: str, label: str) -> None:
+    rate = table["rate"].to_numpy(dtype=float)
+    lo = table["ci_lo"].to_numpy(dtype=float)
+    hi = table["ci_hi"].to_numpy(dtype=float)
+    yerr = np.vstack([np.clip(rate - lo, 0, None), np.clip(hi - rate, 0, None)])
+    ax.errorbar(x, rate, yerr=yerr, fmt="o", ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
+                color=color, label=label, zorder=3)
+
+
+def _seat_chart(runs: Sequence[_Prepared], path: Path) -> Path:
+    fig, ax = _new_figure()
+    nmax = max(r.players for r in runs)
+    for i, r in enumerate(runs):
+        x = np.arange(r.players) + _dodge(i, len(runs))
+        _rate_points(ax, x, r.seats, r.color, r.label)
+    _fair_share_lines(ax, runs, {id(r): r.players - 0.5 for r in runs})
+    labels = []
+    for s in range(nmax):
+        pols = {r.seats["policy"].iloc[s] for r in runs if s < r.players}
+        where = "\n(dealer's left)" if s == 0 else ""
+        pol = f"\n{pols.pop()}" if len(pols) == 1 and "?" not in pols else ""
+        labels.append(f"Seat {s}{where}{pol}")
+    ax.set_xticks(np.arange(nmax), labels)
+    ax.set_xlim(-0.6, nmax - 0.4)
+    ax.margins(y=0.15)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    ax.set_xlabel("Seat, in turn order (seat 0 acts first)")
+    ax.set_ylabel("Win rate (% of rounds)")
+    _set_title(ax, "Win rate by seat", _scope(runs))
+    capped = sum(int(r.summary["capped_games"]) for r in runs)
+    note = "Error bars: 95% Wilson confidence interval."
+    if capped:
+        note += " Rounds stopped at the turn cap count as a loss for every seat."
+    fig.text(0.01, 0.0, note, fontsize=7.5, color="#555555", ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    _legend(ax)
+    return _save(fig, path)
+
+
+def _quantile_from_counts(counts: np.ndarray, q: float) -> int:
+    """Smallest integer value v with P(X <= v) >= q, from a bincount."""
+    cum = np.cumsum(counts)
+    return int(np.searchsorted(cum, q * cum[-1], side="left"))
+
+
+def _int_values(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a)
+    a = a[a >= 0]
+    return a.astype(np.int64, copy=False)
+
+
+def _dist_chart(
+    runs: Sequence[_Prepared],
+    data: Sequence[np.ndarray],
+    means: Sequence[tuple[Any, Any]],
+    unit: str,
+    xlabel: str,
+    title: str,
+    scope: str,
+    path: Path,
+    extra: Sequence[str] | None = None,
+    clip_data: Sequence[np.ndarray] | None = None,
+) -> Path:
+    """Step histograms (share of values per unit) on shared integer-aligned bins, clipped at 99.5%.
+
+    The clip is the largest per-run 99.5th percentile of ``clip_data`` (default ``data``; runs with
+    no clip data are skipped), so e.g. rounds stopped at the turn cap do not set the axis.
+    Shares are out of all values of the run, including those beyond the clip.
+    """
+    fig, ax = _new_figure()
+    counts = [np.bincount(d) if d.size else np.zeros(0, dtype=np.int64) for d in data]
+    present = [c for c in counts if c.size]
+    z = z_value(LEVEL)
+    if present:
+        lo = min(int(np.flatnonzero(c)[0]) for c in present)
+        clip_counts = [np.bincount(d) for d in (clip_data or data) if d.size] or present
+        hi = max(_quantile_from_counts(c, CLIP_QUANTILE) for c in clip_counts)
+        hi = max(hi, lo)
+        width = max(1, math.ceil((hi - lo + 1) / TARGET_BINS))
+        nbins = math.ceil((hi - lo + 1) / width)
+        edges = lo - 0.5 + width * np.arange(nbins + 1)
+        for i, (r, c) in enumerate(zip(runs, counts, strict=True)):
+            mean, se = means[i]
+            label = f"{r.label}: mean {fmt_pm(mean, z * se if _isnum(se) else None, unit=unit)}"
+            if extra and extra[i]:
+                label += f" {extra[i]}"
+            if not c.size:
+                ax.plot([], [], color=r.color, label=f"{r.label}: no data")
+                continue
+            padded = np.zeros(lo + nbins * width, dtype=np.int64)
+            take = min(c.size, padded.size)
+            padded[:take] = c[:take]
+            binned = padded[lo:].reshape(nbins, width).sum(axis=1)
+            share = 100.0 * binned / c.sum() / width
+            ax.stairs(share, edges, color=r.color, lw=1.8, label=label, zorder=3)
+            if _isnum(mean) and float(mean) <= edges[-1]:
+                ax.axvline(float(mean), color=r.color, ls=":", lw=1.2, zorder=2)
+        ax.set_xlim(edges[0], edges[-1])
+        clip_note = f"clipped at the 99.5th percentile, {hi:,} {unit}"
+        ax.set_xlabel(f"{xlabel} ({clip_note})")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylim(bottom=0)
+        _legend(ax, loc="upper right")
+    else:
+        ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#555555")
+        ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"Share of rounds (% per {unit.removesuffix('s') or 'unit'})")
+    _set_title(ax, title, scope)
+    fig.text(0.01, 0.0, "Dotted lines: means. Legend: mean ± 95% confidence half-width.",
+             fontsize=7.5, color="#555555", ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    return _save(fig, path)
+
+
+def _policy_chart(runs: Sequence[_Prepared], path: Path) -> Path:
+    fig, ax = _new_figure()
+    names = list(dict.fromkeys(n for r in runs for n in r.policies.index))
+    pos = {n: i for i, n in enumerate(names)}
+    for i, r in enumerate(runs):
+        x = np.array([pos[n] for n in r.policies.index], dtype=float) + _dodge(i, len(runs))
+        _rate_points(ax, x, r.policies, r.color, r.label)
+    _fair_share_lines(ax, runs, {id(r): len(names) - 0.5 for r in runs})
+    ticks = []
+    for n in names:
+        seats = {int(r.policies.loc[n, "seats"]) for r in runs if n in r.policies.index}
+        if len(seats) == 1:
+            k = seats.pop()
+            ticks.append(f"{n}\n({k} seat{'' if k == 1 else 's'})")
+        else:
+            ticks.append(n)
+    ax.set_xticks(np.arange(len(names)), ticks)
+    ax.set_xlim(-0.6, len(names) - 0.4)
+    ax.margins(y=0.15)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    ax.set_xlabel("Policy (seats it holds)")
+    ax.set_ylabel("Win rate per seat (% of rounds)")
+    _set_title(ax, "Win rate per seat by policy", _scope(runs))
+    fig.text(0.01, 0.0, "Per-seat share: a policy's wins / (rounds × seats it holds). "
+             "Error bars: 95% Wilson confidence interval.", fontsize=7.5, color="#555555",
+             ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    _legend(ax)
+    return _save(fig, path)
+
+
+# ---- tables ---------------------------------------------------------------------------------------
+
+
+def _summary_frame(runs: Sequence[_Prepared]) -> pd.DataFrame:
+    rows = []
+    for r in runs:
+        s = r.summary
+        rows.append({
+            "label": r.label,
+            "rules": s["rules"],
+            "players": s["players"],
+            "policies": ",".join(s["policies"]),
+            "seed": s["seed"],
+            "games": s["games"],
+            "mean_turns": s["mean_turns"],
+            "se_turns": s["se_turns"],
+            "seat0_win_rate": s["seat_win_rate"][0] if s["seat_win_rate"] else None,
+            "seat0_win_rate_se": s["seat_win_rate_se"][0] if s["seat_win_rate_se"] else None,
+            "mean_winner_points": s["mean_winner_points"],
+            "se_winner_points": s["se_winner_points"],
+            "capped_games": s["capped_games"],
+        })
+    return pd.DataFrame(rows)
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
+    """Markdown table; the first ``left`` columns are left-aligned, the rest (numbers) right-aligned."""
+    align = ["---" if i < left else "---:" for i in range(len(header))]
+    out = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+def _pm(value: Any, se: Any, z: float, pct: bool = False) -> str:
+    return fmt_pm(value, z * se if _isnum(se) else None, pct=pct)
+
+
+def _pm_rate(table: pd.DataFrame, key: Any, z: float) -> str:
+    """A rate from a seat/policy table as ``p ± 1.96·se``; Wilson bounds instead when se is 0."""
+    row = table.loc[key]
+    text = _pm(row["rate"], row["se"], z, pct=True)
+    if _isnum(row["se"]) and row["se"] == 0 and _isnum(row["ci_lo"]):
+        text += f" (95% CI {100 * row['ci_lo']:.2f}–{100 * row['ci_hi']:.2f}%)"
+    return text
+
+
+def _markdown(runs: Sequence[_Prepared], title: str, images: Mapping[str, str]) -> str:
+    z = z_value(LEVEL)
+    lines = [f"# {title}", "",
+             f"{_scope(runs)}. Every value is *estimate ± 1.96 × standard error* (a 95% confidence "
+             "interval). Win rates count every round, including rounds stopped at the turn cap.", ""]
+    head = ["Run", "Rules", "Policies", "Players", "Rounds", "Mean turns", "Seat 0 win rate",
+            "Mean winner points", "Capped rounds"]
+    rows = []
+    for r in runs:
+        s = r.summary
+        rows.append([
+            _md_escape(r.label), f"`{_md_escape(s['rules'])}`", _md_escape(", ".join(s["policies"])),
+            str(s["players"]), f"{s['games']:,}",
+            _pm(s["mean_turns"], s["se_turns"], z),
+            _pm_rate(r.seats, 0, z),
+            _pm(s["mean_winner_points"], s["se_winner_points"], z),
+            f"{s['capped_games']:,}",
+        ])
+    lines += ["## Headline numbers", "", *_md_table(head, rows, left=3), ""]
+
+    nmax = max(r.players for r in runs)
+    rows = []
+    for r in runs:
+        s = r.summary
+        cells = [_pm_rate(r.seats, k, z) if k < r.players else "" for k in range(nmax)]
+        rows.append([_md_escape(r.label), *cells])
+    lines += ["## Win rate by seat", "", "Seat 0 sits at the dealer's left and acts first.", "",
+              *_md_table(["Run", *[f"Seat {k}" for k in range(nmax)]], rows), ""]
+
+    if "policy_win_rate.png" in images:
+        names = list(dict.fromkeys(n for r in runs for n in r.policies.index))
+        rows = []
+        for r in runs:
+            s = r.summary
+            rows.append([_md_escape(r.label), *[
+                _pm_rate(r.policies, n, z) + f" ({int(r.policies.loc[n, 'seats'])})"
+                if n in r.policies.index else ""
+                for n in names]])
+        lines += ["## Win rate per seat by policy", "",
+                  "A policy's wins divided by (rounds × seats it holds); seats held in brackets. "
+                  "The fair share is 1/players.", "",
+                  *_md_table(["Run", *[_md_escape(n) for n in names]], rows), ""]
+
+    lines += ["## Charts", ""]
+    for fname, caption in images.items():
+        lines += [f"![{caption}]({fname})", ""]
+
+    lines += ["## Reproduce", ""]
+    for r in runs:
+        s = r.summary
+        lines.append(f"- **{_md_escape(r.label)}**: seed `{s['seed']}`, rules `{s['rules']}`, "
+                     f"{s['players']} players, policies by seat `{', '.join(s['policies'])}`, "
+                     f"{s['games']:,} rounds.")
+    lines.append("")
+    return "\n".join(lines)
+
+
+# ---- entry point ----------------------------------------------------------------------------------
+
+
+def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim report") -> dict[str, Path]:
+    """Write charts and summary tables comparing ``runs`` into ``out_dir`` (created if needed).
+
+    ``runs`` is a sequence of ``(label, records, meta)``.  Writes ``seat_win_rate.png``,
+    ``game_length.png``, ``winner_points.png``, ``policy_win_rate.png`` (only when some run mixes
+    policies), ``summary.csv`` and ``summary.md``, and returns ``{file name: path}`` for each file
+    written.
+    """
+    if not runs:
+        raise ValueError("make_report needs at least one run")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    prepared = [
+        _Prepared(label=str(label), records=rec, meta=meta, summary=summarize(rec, meta),
+                  seats=seat_table(rec, meta, LEVEL), policies=policy_table(rec, meta, LEVEL),
+                  color=OKABE_ITO[i % len(OKABE_ITO)])
+        for i, (label, rec, meta) in enumerate(runs)
+    ]
+    scope = _scope(prepared)
+    written: dict[str, Path] = {}
+    captions: dict[str, str] = {}
+    with mpl.rc_context(_STYLE):
+        written["seat_win_rate.png"] = _seat_chart(prepared, out / "seat_win_rate.png")
+        captions["seat_win_rate.png"] = "Win rate by seat"
+
+        turns = [_int_values(r.records["turns"].to_numpy()) for r in prepared]
+        won_turns = [_int_values(r.records["turns"].to_numpy()[r.records["winner"].to_numpy() >= 0])
+                     for r in prepared]
+        extra = []
+        for r in prepared:
+            c = int(r.summary["capped_games"])
+            extra.append(f"({_share_text(c, r.games)} capped)" if c else "")
+        written["game_length.png"] = _dist_chart(
+            prepared, turns, [(r.summary["mean_turns"], r.summary["se_turns"]) for r in prepared],
+            unit="turns", xlabel="Turns per round", title="Round length", scope=scope,
+            path=out / "game_length.png", extra=extra, clip_data=won_turns)
+        captions["game_length.png"] = "Distribution of round length"
+
+        points = []
+        for r in prepared:
+            rec = r.records
+            points.append(_int_values(rec["winner_points"].to_numpy()[rec["winner"].to_numpy() >= 0]))
+        written["winner_points.png"] = _dist_chart(
+            prepared, points,
+            [(r.summary["mean_winner_points"], r.summary["se_winner_points"]) for r in prepared],
+            unit="points", xlabel="Points scored by the round winner",
+            title="Points scored by the round winner", scope=scope, path=out / "winner_points.png")
+        captions["winner_points.png"] = "Points scored by the round winner"
+
+        if any(len(r.policies) > 1 for r in prepared):
+            written["policy_win_rate.png"] = _policy_chart(prepared, out / "policy_win_rate.png")
+            captions["policy_win_rate.png"] = "Win rate per seat by policy"
+
+    csv_path = out / "summary.csv"
+    _summary_frame(prepared).to_csv(csv_path, index=False)
+    written["summary.csv"] = csv_path
+    md_path = out / "summary.md"
+    md_path.write_text(_markdown(prepared, title, captions), encoding="utf-8")
+    written["summary.md"] = md_path
+    return written

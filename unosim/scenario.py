@@ -1,0 +1,208 @@
+"""Rigged decks and scripted decisions: set up any situation in a few lines, assert the outcome.
+
+>>> from unosim.scenario import play
+>>> g = play(hands=[["r5", "r7"], ["b5", "g2"]], start="r1", pile=["y3"],
+...          policies="greedy")
+>>> g.winner, g.turns
+(0, 3)
+
+Card names: a colour letter ``r y g b`` (or ``red`` ...) followed by ``0``-``9``, ``skip``/``s``,
+``reverse``/``rev``, ``+2``/``draw2``; and ``wild``/``w``, ``wd4``/``+4``.  Names are case- and
+space-insensitive (``"R +2"`` works).
+
+The deck is rigged top down: the hands (seat 0 first; hands may differ in size), then the
+starting card, then ``pile`` (the next cards drawn, in order), then every remaining card of the
+deck in canonical order.  A ``scripted`` seat reads each decision from ``script`` in the order the
+engine asks:
+
+* its turn: a card name to play, or ``"draw"``;
+* after drawing a playable card: ``"play"`` or ``"keep"``;
+* a wild's colour: ``"red"`` ... ``"blue"`` (or 0..3);
+* a pending Draw Two / Wild Draw Four (with stacking on): a card name to stack, or ``"take"``;
+* a Wild Draw Four played on it (challenges on): ``"challenge"`` or ``"accept"``;
+* a 7 (seven_zero) or 0 (zero_swap_any): the seat number to swap with (``"none"`` where optional);
+* a jump-in window: a card name, or ``"none"``.
+Running out of script or an illegal scripted move ends the round with end reason ``script_error``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import enums as E
+from . import nb
+from .decks import Deck, card_name, get_deck
+from .policies import pack_policies, parse_policies
+from .rules import RuleSet, parse_rules
+
+_COLORS = {"r": E.RED, "red": E.RED, "y": E.YELLOW, "yellow": E.YELLOW, "g": E.GREEN, "green": E.GREEN,
+           "b": E.BLUE, "blue": E.BLUE}
+_RANKS = {"skip": E.SKIP, "s": E.SKIP, "reverse": E.REVERSE, "rev": E.REVERSE, "r": E.REVERSE,
+          "+2": E.DRAW2, "draw2": E.DRAW2, "d2": E.DRAW2, "drawtwo": E.DRAW2}
+_BLACK = {"wild": E.WILD, "w": E.WILD, "wd4": E.WD4, "+4": E.WD4, "wilddraw4": E.WD4, "wilddrawfour": E.WD4}
+_WORDS = {"draw": -1, "take": -1, "none": -1, "no": 0, "keep": 0, "accept": 0, "play": 1,
+          "challenge": 1, "yes": 1}
+
+
+def parse_kind(name: str) -> tuple[int, int]:
+    """(colour, rank) of a card name."""
+    t = re.sub(r"[\s_-]", "", name.lower())
+    if t in _BLACK:
+        return E.BLACK, _BLACK[t]
+    for cname in sorted(_COLORS, key=len, reverse=True):
+        if t.startswith(cname):
+            rest = t[len(cname):]
+            if rest.isdigit() and len(rest) == 1:
+                return _COLORS[cname], int(rest)
+            if rest in _RANKS:
+                return _COLORS[cname], _RANKS[rest]
+    raise ValueError(f"unknown card {name!r}; accepted: e.g. r5, g+2, bskip, yrev, wild, wd4")
+
+
+def kind_code(name: str) -> int:
+    col, rank = parse_kind(name)
+    return col * E.NRANKS + rank
+
+
+def script_value(item: Any) -> int:
+    if isinstance(item, bool):
+        return int(item)
+    if isinstance(item, (int, np.integer)):
+        return int(item)
+    t = str(item).strip().lower()
+    if t in _WORDS:
+        return _WORDS[t]
+    if t in _COLORS and len(t) > 1:
+        return _COLORS[t]
+    return kind_code(t)
+
+
+def rig_order(deck: Deck, hands: list[list[str]], start: str, pile: list[str]) -> np.ndarray:
+    """The kernel's rigged order: [hand sizes..., physical card ids top down]."""
+    free: dict[tuple[int, int], list[int]] = {}
+    for c in range(deck.size):
+        free.setdefault((int(deck.face_color[0, c]), int(deck.face_rank[0, c])), []).append(c)
+    used: list[int] = []
+
+    def take(name: str) -> int:
+        k = parse_kind(name)
+        if not free.get(k):
+            raise ValueError(f"card {name!r} is used more often than the {deck.name} deck holds it")
+        c = free[k].pop(0)
+        used.append(c)
+        return c
+
+    for h in hands:
+        for name in h:
+            take(name)
+    take(start)
+    for name in pile:
+        take(name)
+    taken = set(used)
+    rest = [c for c in range(deck.size) if c not in taken]
+    return np.array([len(h) for h in hands] + used + rest, np.int64)
+
+
+@dataclass
+class Game:
+    """The outcome of one scenario round, with the final state and the event log."""
+
+    deck: Deck
+    res: dict[str, int]
+    hands: list[list[str]]
+    pile: list[str]          # top first
+    discard: list[str]       # bottom first; the last entry is the top card
+    events: list[dict[str, Any]] = field(default_factory=list)
+    hand_ids: list[list[int]] = field(default_factory=list)
+    pile_ids: list[int] = field(default_factory=list)
+    discard_ids: list[int] = field(default_factory=list)
+
+    @property
+    def winner(self) -> int:
+        return self.res["winner"]
+
+    @property
+    def turns(self) -> int:
+        return self.res["turns"]
+
+    @property
+    def points(self) -> int:
+        return self.res["winner_points"]
+
+    @property
+    def end_reason(self) -> str:
+        return E.END_NAMES[self.res["end"]]
+
+    @property
+    def color(self) -> str:
+        return E.COLOR_NAMES[self.res["color"]]
+
+    def hand_points(self, seat: int) -> int:
+        return int(sum(self.deck.face_points[0, c] for c in self.hand_ids[seat]))
+
+    def kinds(self, name: str) -> list[dict[str, Any]]:
+        """Events of one kind (``"play"``, ``"draw"``, ``"penalty"``, ``"skipped"`` ...)."""
+        return [e for e in self.events if e["event"] == name]
+
+
+_RES_NAMES = {"winner": nb.RES_WINNER, "turns": nb.RES_TURNS, "winner_points": nb.RES_WPTS,
+              "cards_drawn": nb.RES_DRAWN, "end": nb.RES_END, "reshuffles": nb.RES_RESHUF,
+              "challenges": nb.RES_CHALLENGES, "max_stack": nb.RES_STACK_MAX, "swaps": nb.RES_SWAPS,
+              "jump_ins": nb.RES_JUMPS, "uno_caught": nb.RES_UNO_CAUGHT, "flips": nb.RES_FLIPS,
+              "color": nb.RES_COLOR, "direction": nb.RES_DIRECTION, "next": nb.RES_NEXT}
+
+
+def play(hands: list[list[str]] | None = None, start: str | None = None, pile: list[str] = (),
+         rules: str | RuleSet = "official", policies: str | list[str] = "scripted",
+         script: list[Any] = (), seed: int = 0, dealer: int | None = None, players: int | None = None,
+         deck: str = "classic", max_events: int = 20_000) -> Game:
+    """Play one round, rigged (``hands`` and ``start`` given) or shuffled from ``seed``."""
+    dk = get_deck(deck)
+    rs = parse_rules(rules) if not isinstance(rules, RuleSet) else rules
+    if hands is not None:
+        n = len(hands)
+        if start is None:
+            raise ValueError("a rigged scenario needs a starting card (start=...)")
+        order = rig_order(dk, hands, start, list(pile))
+    else:
+        n = int(players or 4)
+        order = np.empty(0, np.int64)
+    specs = parse_policies(policies, n, allow_scripted=True)
+    pol, pp = pack_policies(specs)
+    ri, rf = rs.pack()
+    sc = np.array([script_value(x) for x in script], np.int64)
+    nc = dk.size
+    hand = np.zeros((n, nc), np.int64)
+    hlen = np.zeros(n, np.int64)
+    pile_a = np.zeros(nc, np.int64)
+    disc = np.zeros(nc, np.int64)
+    st = np.zeros(nb.NST, np.int64)
+    rng = np.array([nb.game_seed_nb(np.uint64(0), np.uint64(seed))], np.uint64)
+    log = np.zeros((max_events, 5), np.int64)
+    res = np.zeros(nb.NRES, np.int64)
+    nb.play_round_nb(n, n - 1 if dealer is None else dealer, order, dk.face_color, dk.face_rank,
+                     dk.face_points, ri, rf, pol, pp, sc, hand, hlen, pile_a, disc,
+                     np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.zeros(n, np.int64), st, rng, log, res)
+    nlog = min(int(st[nb.ST_LOG_N]), max_events)
+    events = []
+    for kind, seat, card, a1, a2 in log[:nlog].tolist():
+        events.append({"event": E.EV_NAMES[kind], "seat": seat,
+                       "card": card_name(dk, card) if card >= 0 else None, "a1": a1, "a2": a2})
+    hand_ids = [hand[s, : hlen[s]].tolist() for s in range(n)]
+    pile_ids = pile_a[: st[nb.ST_PILE_N]][::-1].tolist()
+    disc_ids = disc[: st[nb.ST_DISC_N]].tolist()
+    return Game(
+        deck=dk,
+        res={k: int(res[i]) for k, i in _RES_NAMES.items()},
+        hands=[[card_name(dk, c) for c in h] for h in hand_ids],
+        pile=[card_name(dk, c) for c in pile_ids],
+        discard=[card_name(dk, c) for c in disc_ids],
+        events=events,
+        hand_ids=hand_ids,
+        pile_ids=pile_ids,
+        discard_ids=disc_ids,
+    )
