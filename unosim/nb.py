@@ -23,84 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .enums import (
-    BLACK,
-    DRAW2,
-    END_CAP,
-    END_SCRIPT,
-    END_WIN,
-    EV_CAP,
-    EV_CHALLENGE,
-    EV_DEAL_START,
-    EV_DIRECTION,
-    EV_DRAW,
-    EV_JUMP_IN,
-    EV_PASS,
-    EV_PENALTY,
-    EV_PLAY,
-    EV_RESHUFFLE,
-    EV_SKIPPED,
-    EV_STACK,
-    EV_START_REDRAW,
-    EV_SWAP,
-    EV_UNO_CAUGHT,
-    EV_WIN,
-    NCOLORS,
-    NRANKS,
-    POL_GREEDY,
-    POL_RANDOM,
-    POL_SCRIPTED,
-    PP_BLUFF,
-    PP_CHALLENGE,
-    REVERSE,
-    RF_P_BEATS_SCHEDULED,
-    RF_P_SELF_JUMP_WINS,
-    RF_UNO_CATCH_PROB,
-    RF_UNO_FORGET_PROB,
-    RI_ACTION_ON_ANY_ACTION,
-    RI_ALLOW_WD4_BLUFF,
-    RI_CH_GUILTY_CARD,
-    RI_CH_GUILTY_DRAW,
-    RI_CH_GUILTY_OFFENDER_SKIPS,
-    RI_CH_INNOCENT_CHALLENGER_SKIPS,
-    RI_CH_INNOCENT_DRAW,
-    RI_CH_SUCCESS_CHALLENGER_PLAYS,
-    RI_CHALLENGE_LAST_CARD_WD4,
-    RI_DOUBLE_PLAY_JUMP_IN,
-    RI_DRAW_UNTIL_PLAYABLE,
-    RI_DRAWN_CARD_PLAY,
-    RI_DUP_MUST_PLAY_FOUND,
-    RI_HAND_SIZE,
-    RI_JUMP_IN,
-    RI_JUMP_IN_ALLOW_WD4,
-    RI_JUMP_IN_ALLOW_WILD,
-    RI_JUMP_IN_DRAW_RESOLUTION,
-    RI_MATCH_ACTION_BY_SYMBOL,
-    RI_SEVEN_SWAP_MANDATORY,
-    RI_SEVEN_ZERO,
-    RI_STACK_COLOR_BY,
-    RI_STACK_DRAW_TWO,
-    RI_STACK_FINAL_VICTIM_SKIPS,
-    RI_STACK_MAX_PER_TURN,
-    RI_STACK_MIXED,
-    RI_STACK_WD4,
-    RI_STACKING,
-    RI_START_REPLACE_ANY_SPECIAL,
-    RI_START_RETURN_METHOD,
-    RI_START_REVERSE_FIRST,
-    RI_START_WD4,
-    RI_START_WILD,
-    RI_TURN_CAP,
-    RI_TWO_PLAYER_REVERSE_AS_SKIP,
-    RI_UNO_PENALTY,
-    RI_WD4_CHALLENGE,
-    RI_WD4_RESTRICTION,
-    RI_ZERO_PASS_DIRECTION,
-    RI_ZERO_SWAP_ANY,
-    SKIP,
-    WD4,
-    WILD,
-)
+from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
 
 # ---- scalar state slots (st) ------------------------------------------------------------------------
 ST_PILE_N = 0
@@ -125,17 +48,23 @@ RES_SWAPS = 8
 RES_JUMPS = 9
 RES_UNO_CAUGHT = 10
 RES_FLIPS = 11
-RES_COLOR = 12       # current colour at the end
-RES_DIRECTION = 13   # direction at the end
-RES_NEXT = 14        # seat that would act next
-NRES = 16
-NEXTRA = 6           # res[RES_CHALLENGES:RES_CHALLENGES+NEXTRA] go to the per-round records
+RES_LOSER = 12       # play_to_last: the last player holding cards
+RES_COLOR = 13       # current colour at the end
+RES_DIRECTION = 14   # direction at the end
+RES_NEXT = 15        # seat that would act next
+RES_SIDE = 16        # active side at the end (UNO Flip)
+NRES = 18
+NEXTRA = 7           # res[RES_CHALLENGES:RES_CHALLENGES+NEXTRA] go to the per-round records
 
 # Greedy tie order among equal-point cards: Draw Two > Reverse > Skip (RULES-independent policy rule).
 _SYM_PRI = np.zeros(NRANKS, np.int64)
 _SYM_PRI[DRAW2] = 3
 _SYM_PRI[REVERSE] = 2
 _SYM_PRI[SKIP] = 1
+
+# wild_color_rotation (RULES.md 4.13): clockwise red -> blue -> green -> yellow -> red
+_ROT_CW = np.array([BLUE, RED, YELLOW, GREEN], np.int64)    # indexed by the current colour
+_ROT_CCW = np.array([YELLOW, GREEN, BLUE, RED], np.int64)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -439,6 +368,8 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
     Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``."""
     ncards = fcol.shape[1]
     side = 0
+    colt = fcol[side]    # 1-D views of the active side's tables (re-taken when UNO Flip flips)
+    rankt = frank[side]
     logon = log.shape[0] > 0
     for k in range(NST):
         st[k] = 0
@@ -485,9 +416,48 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
     zero_left = ri[RI_ZERO_PASS_DIRECTION] == 1
     seven_mandatory = ri[RI_SEVEN_SWAP_MANDATORY] != 0
     zero_swap_any = ri[RI_ZERO_SWAP_ANY] != 0
+    round_n_round = ri[RI_SPEED_ROUND_N_ROUND] != 0
+    swap_five = ri[RI_SWAP_ON_FIVE] != 0
+    swap5_whole = ri[RI_SWAP5_MODE] == 1
+    swap5_optional = ri[RI_SWAP5_OPTIONAL] != 0
+    swaps_on = seven_zero or zero_swap_any or swap_five or round_n_round
+    voluntary = ri[RI_VOLUNTARY_DRAW] != 0
+    color_rotation = ri[RI_WILD_COLOR_ROTATION] != 0
+    play_to_last = ri[RI_PLAY_TO_LAST] != 0
+    ptl_two_player = ri[RI_PLAY_TO_LAST_TWO_PLAYER_RULES] != 0
+    seven_rounds = ri[RI_UNO_SEVEN_ROUNDS] != 0
+    refill_start = ri[RI_REFILL_START]
+    uno_center = ri[RI_UNO_TO_CENTER] != 0
+    center_pen = ri[RI_UNO_CENTER_PENALTY]
+    skip_extra = ri[RI_SKIP_EXTRA_TURN] != 0
+    rev_single = ri[RI_REVERSE_SINGLE_TURN] != 0
+    rb_rebounce = ri[RI_RB_REBOUNCE] != 0
+    rb_victim_skips = ri[RI_RB_VICTIM_SKIPS] != 0
+    z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
+    p_mistake = rf[RF_P_MISTAKE] if ri[RI_PENALTY_GENERAL_MISTAKE] != 0 else 0.0
+    p_hint = rf[RF_P_HINT] if ri[RI_PENALTY_HINT] != 0 else 0.0
+    p_illegal = rf[RF_P_ILLEGAL_ATTEMPT] if ri[RI_PENALTY_ILLEGAL_PLAY] != 0 else 0.0
+    p_detect = rf[RF_P_DETECT]
+    illegal_pen = ri[RI_ILLEGAL_PENALTY]
+    penalties = p_mistake > 0.0 or p_hint > 0.0 or p_illegal > 0.0
+    # response-window switches as a bit mask (see _response_choice)
+    resp_flags = 0
+    if stacking:
+        resp_flags |= 1 | (2 if st_d2 else 0) | (4 if st_wd4 else 0) | (8 if st_mixed else 0)
+    if ri[RI_DEFLECT_SKIP] != 0:
+        resp_flags |= 16
+    if ri[RI_DEFLECT_DRAW_TWO] != 0:
+        resp_flags |= 32
+    if ri[RI_DEFLECT_WD4] != 0:
+        resp_flags |= 64
+    if ri[RI_REVERSE_BOUNCE] != 0:
+        resp_flags |= 128 | (256 if ri[RI_RB_SCOPE] == 0 else 0) | (512 if ri[RI_RB_REQUIRES_COLOR] != 0 else 0)
 
+    # active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands emptied
     for s in range(n):
         active[s] = 1
+        active[n + s] = 0
+        active[2 * n + s] = 0
         hlen[s] = 0
     n_active = n
 
@@ -524,7 +494,7 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
     while True:
         k = st[ST_PILE_N] - 1
         c = pile[k]
-        r = frank[side, c]
+        r = rankt[c]
         bad = (r == WD4 and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9)
         if not bad or k == 0:
             st[ST_PILE_N] = k
@@ -542,8 +512,8 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
     first = _nxt(dealer, 1, n, active)
     d = 1
     p = first
-    cur = fcol[side, c]
-    srank = frank[side, c]
+    cur = colt[c]
+    srank = rankt[c]
     # pending attack on the scheduled player p
     pend_kind = -1      # rank of the attacking card (SKIP, DRAW2, WD4, ...) or -1
     pend_n = 0          # cards to draw
@@ -569,16 +539,22 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
         pend_kind = DRAW2
         pend_n = 2
         pend_from = dealer
-    elif fcol[side, c] == BLACK:
+    elif colt[c] == BLACK:
         cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
     if logon:
         _log(log, st, EV_DEAL_START, p, c, cur, d)
 
     turns = 0
     winner = -1
+    loser = -1
     end = END_WIN
     just_played = False
     last_actor = -1
+    no_response = True   # RULES.md 1.5: the starting card's effect simply happens (no stack/deflect)
+    pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
+    cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
+    stack_count = 0
+    revert_dir = False   # reverse_single_turn: direction returns after one turn
     while True:
         if st[ST_ERR] != 0:
             end = END_SCRIPT
@@ -589,32 +565,33 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                 _log(log, st, EV_CAP, p, -1, turns, 0)
             break
         top = disc[st[ST_DISC_N] - 1]
-        top_rank = frank[side, top]
+        top_rank = rankt[top]
         actor = -1
         play_c = -1
         play_i = -1
+        mode = 0  # 0 normal, 1 stack, 2 deflect, 3 bounce, 4 jump-in, 5 continued stack
 
         # ---- jump-in window (RULES.md 4.1, 4.2): identical card, out of turn -------------------
-        if jump_in and just_played:
-            top_col = fcol[side, top]
+        if jump_in and just_played and not cont_stack:
+            top_col = colt[top]
             can_jump = (top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)
             if can_jump:
                 jw = -1
                 ji = -1
                 # the player who just laid the card: a second identical card (double play)
-                if double_jump and rand01_nb(rng) < p_self_jump:
-                    ji = _jump_choice(last_actor, top, top_rank, top_col, side, pol, hand, hlen,
-                                      fcol, frank, rng, script, st)
+                if double_jump and hlen[last_actor] > 0 and rand01_nb(rng) < p_self_jump:
+                    ji = _match_choice(last_actor, top_rank, top_col, side, pol, hand, hlen,
+                                       fcol, frank, rng, script, st)
                     if ji >= 0:
                         jw = last_actor
                 if jw < 0:
                     # others race the scheduled player; the victim of an attack may deflect
                     cnt = 0
                     q = p
-                    for _ in range(n):
+                    for _ in range(n_active):
                         if q != last_actor and q != p:
-                            ci = _jump_choice(q, top, top_rank, top_col, side, pol, hand, hlen,
-                                              fcol, frank, rng, script, st)
+                            ci = _match_choice(q, top_rank, top_col, side, pol, hand, hlen,
+                                               fcol, frank, rng, script, st)
                             if ci >= 0:
                                 lg[cnt] = q
                                 lg[ncards - 1 - cnt] = ci
@@ -624,9 +601,9 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                         k = randint_nb(rng, cnt)
                         jw = lg[k]
                         ji = lg[ncards - 1 - k]
-                    elif pend_kind >= 0 and p != last_actor:
-                        ci = _jump_choice(p, top, top_rank, top_col, side, pol, hand, hlen,
-                                          fcol, frank, rng, script, st)
+                    elif pend_kind >= 0 and p != last_actor and not no_response:
+                        ci = _match_choice(p, top_rank, top_col, side, pol, hand, hlen,
+                                           fcol, frank, rng, script, st)
                         if ci >= 0:
                             jw = p
                             ji = ci
@@ -634,10 +611,11 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                     actor = jw
                     play_i = ji
                     play_c = hand[jw, ji]
+                    mode = 4
                     res[RES_JUMPS] += 1
                     if logon:
                         _log(log, st, EV_JUMP_IN, jw, play_c, p, 0)
-                    # play continues from the jumper; the pending effect is transferred to it
+                    # play continues from the jumper; the pending effect moves on (transfer)
                     if not (jump_accumulate and (pend_kind == DRAW2 or pend_kind == WD4)):
                         pend_n = 0
                     pend_kind = -1
@@ -647,7 +625,20 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
             # ---- response window of the victim p ---------------------------------------------
             victim = p
             done = False
-            if pend_kind == WD4 and challenge_on and pend_stacked <= 1:
+            if cont_stack:
+                cont_stack = False
+                si = _response_choice(victim, pend_kind, cur, colt[top], side, pol, hand, hlen, fcol,
+                                      frank, resp_flags & 15, rng, script, st)
+                if si >= 0:
+                    actor = victim
+                    play_i = si
+                    play_c = hand[victim, si]
+                    mode = 5
+                    done = True
+                else:
+                    p = _nxt(victim, d, n, active)
+                    continue
+            if not done and not no_response and pend_kind == WD4 and challenge_on:
                 if _wants_challenge(victim, pol, pp, rng, script, st):
                     res[RES_CHALLENGES] += 1
                     if logon:
@@ -674,9 +665,8 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                             continue
                         done = True  # the challenger now takes a normal turn
                     else:
-                        extra = ch_innocent_draw - 4
-                        give_cards_nb(victim, pend_n + extra, hand, hlen, pile, disc, st, rng, log,
-                                      EV_PENALTY)
+                        give_cards_nb(victim, pend_n + ch_innocent_draw - 4, hand, hlen, pile, disc, st,
+                                      rng, log, EV_PENALTY)
                         pend_kind = -1
                         pend_n = 0
                         pend_stacked = 0
@@ -686,29 +676,40 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                             p = _nxt(p, d, n, active)
                             continue
                         done = True
-            if not done and stacking and (pend_kind == DRAW2 or pend_kind == WD4):
-                si = _stack_choice(victim, pend_kind, cur, side, pol, hand, hlen, fcol, frank,
-                                   st_d2, st_wd4, st_mixed, rng, script, st)
+            if not done and not no_response and resp_flags != 0:
+                si = _response_choice(victim, pend_kind, cur, colt[top], side, pol, hand, hlen, fcol,
+                                      frank, resp_flags, rng, script, st)
                 if si >= 0:
                     actor = victim
                     play_i = si
                     play_c = hand[victim, si]
+                    rr = rankt[play_c]
+                    if rr == REVERSE:
+                        mode = 3
+                    elif rr == SKIP:
+                        mode = 2
+                    elif stacking and (rr == WD4 or (pend_kind == DRAW2 and st_d2) or
+                                       (pend_kind == WD4 and st_mixed)):
+                        mode = 1
+                    else:
+                        mode = 2
                     done = True
+            no_response = False
             if not done:
                 # the attack resolves: draw and lose the turn
                 if pend_n > 0:
                     give_cards_nb(victim, pend_n, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                skips = pend_kind != DRAW2 and pend_kind != WD4 or pend_stacked <= 1 or st_final_skips
+                skips = ((pend_kind != DRAW2 and pend_kind != WD4) or pend_stacked <= 1 or st_final_skips) \
+                    and not pend_noskip
                 pend_kind = -1
                 pend_n = 0
                 pend_stacked = 0
+                pend_noskip = False
                 if skips:
                     if logon:
                         _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
                     p = _nxt(p, d, n, active)
                     continue
-            elif play_c < 0:
-                pass  # challenger plays a normal turn below
 
         if play_c < 0:
             # ---- a normal turn of p -----------------------------------------------------------
@@ -718,7 +719,17 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                     _log(log, st, EV_SKIPPED, p, -1, 1, 0)
                 p = _nxt(p, d, n, active)
                 continue
+            if revert_dir:
+                revert_dir = False
+                d = -d
             turns += 1
+            if penalties:
+                if p_mistake > 0.0 and rand01_nb(rng) < p_mistake:
+                    give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                if p_hint > 0.0 and rand01_nb(rng) < p_hint:
+                    give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                if p_illegal > 0.0 and rand01_nb(rng) < p_illegal and rand01_nb(rng) < p_detect:
+                    give_cards_nb(p, illegal_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
             # legal cards of p: lg[i] = 1 legal, 2 illegal-only-by-restriction Wild Draw Four
             hl = hlen[p]
             nlegal = 0
@@ -726,8 +737,8 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
             guilty = False
             for i in range(hl):
                 cc = hand[p, i]
-                col = fcol[side, cc]
-                rk = frank[side, cc]
+                col = colt[cc]
+                rk = rankt[cc]
                 ok = 0
                 if col == BLACK:
                     if rk == WD4:
@@ -758,6 +769,8 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                             lg[i] = 2
             choice = _play_choice(p, pol, pp, hl, nlegal, n_wd4, guilty, bluff_ok, lg, cur, side,
                                   hand, fcol, frank, fpts, rng, script, st)
+            if choice < 0 and nlegal > 0 and not voluntary and pol[p] == POL_SCRIPTED:
+                st[ST_ERR] = 1  # voluntary_draw=false: no drawing while holding a legal card
             if choice >= 0:
                 actor = p
                 play_i = choice
@@ -789,15 +802,15 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                         _log(log, st, EV_PASS, p, got, 0, 0)
                     p = _nxt(p, d, n, active)
                     continue
-        else:
-            turns += 1  # a stack, a bounce or a jump-in is a play
+        elif mode != 5:
+            turns += 1  # a stack, a deflection, a bounce or a jump-in is a play
 
         if st[ST_ERR] != 0:
             continue
 
         # ================= play block: actor lays play_c (at index play_i) =====================
-        rk = frank[side, play_c]
-        col = fcol[side, play_c]
+        rk = rankt[play_c]
+        col = colt[play_c]
         prev_color = cur
         was_guilty = False
         if rk == WD4:
@@ -806,22 +819,24 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
         disc[st[ST_DISC_N]] = play_c
         st[ST_DISC_N] += 1
         if col == BLACK:
-            if rk == WD4 and st_color_first and pend_kind == WD4:
+            if rk == WD4 and st_color_first and pend_kind == WD4 and mode == 1:
                 pass  # the first Wild Draw Four of the stack named the colour
+            elif color_rotation:
+                cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
             else:
                 cur = _choose_color(actor, pol, side, hand, hlen, fcol, rng, script, st)
         else:
             cur = col
         if logon:
-            _log(log, st, EV_PLAY, actor, play_c, cur, 0)
+            _log(log, st, EV_PLAY, actor, play_c, cur, mode)
         just_played = True
         last_actor = actor
 
         if hlen[actor] == 0:
-            # ---- the round ends (RULES.md 1.14): a final draw card still hits the next player ----
+            # ---- a hand emptied (RULES.md 1.14): a final draw card still hits the next player ----
             nx = _nxt(actor, d, n, active)
-            if rk == DRAW2 or rk == WD4:
-                amount = pend_n + (2 if rk == DRAW2 else 4)
+            if (rk == DRAW2 or rk == WD4) and not (play_to_last or seven_rounds):
+                amount = pend_n + (2 if rk == DRAW2 else 4) if mode != 2 else 2
                 if rk == WD4 and challenge_on and ch_last_card and \
                         _wants_challenge(nx, pol, pp, rng, script, st):
                     res[RES_CHALLENGES] += 1
@@ -846,25 +861,74 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                         continue
                     amount += ch_innocent_draw - 4
                 give_cards_nb(nx, amount, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-            winner = actor
-            break
+            if seven_rounds:
+                # uno_seven_rounds (RULES.md 4.15): refill 6, 5, ... 1; the seventh emptying wins
+                active[2 * n + actor] += 1
+                k = active[2 * n + actor]
+                if k > refill_start:
+                    winner = actor
+                    break
+                give_cards_nb(actor, refill_start - k + 1, hand, hlen, pile, disc, st, rng, log, EV_DRAW)
+            elif play_to_last:
+                # play_to_last (RULES.md 4.14): leave the round; the last one holding cards loses
+                active[actor] = 0
+                n_active -= 1
+                active[n + actor] = n - n_active  # finishing position, 1 = first out
+                if winner < 0:
+                    winner = actor
+                if logon:
+                    _log(log, st, EV_WIN, actor, -1, n - n_active, 1)
+                if n_active <= 1:
+                    for s in range(n):
+                        if active[s]:
+                            loser = s
+                    break
+            else:
+                winner = actor
+                break
 
         # ---- UNO call (RULES.md 1.12), as probabilities ----------------------------------------
-        if hlen[actor] == 1 and p_forget > 0.0:
-            if rand01_nb(rng) < p_forget and rand01_nb(rng) < p_catch:
-                res[RES_UNO_CAUGHT] += 1
-                if logon:
-                    _log(log, st, EV_UNO_CAUGHT, actor, -1, uno_pen, 0)
-                give_cards_nb(actor, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+        if hlen[actor] == 1:
+            if p_forget > 0.0 and rand01_nb(rng) < p_forget:
+                if rand01_nb(rng) < p_catch:
+                    res[RES_UNO_CAUGHT] += 1
+                    if logon:
+                        _log(log, st, EV_UNO_CAUGHT, actor, -1, uno_pen, 0)
+                    give_cards_nb(actor, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+            elif uno_center:
+                # uno_to_center (RULES.md 4.12): the slowest other player draws
+                k = randint_nb(rng, n_active - 1)
+                for s in range(n):
+                    if s != actor and active[s]:
+                        if k == 0:
+                            give_cards_nb(s, center_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                            break
+                        k -= 1
 
         # ---- effects --------------------------------------------------------------------------
+        two_left = n_active == 2 and (ptl_two_player or n == 2)
         if rk == SKIP:
-            pend_kind = SKIP
-            pend_n = 0
-            pend_from = actor
-            p = _nxt(actor, d, n, active)
+            if skip_extra:
+                # skip_extra_turn (RULES.md 4.25): the next player loses the turn, the skipper goes again
+                if logon:
+                    _log(log, st, EV_SKIPPED, _nxt(actor, d, n, active), -1, 0, 0)
+                p = actor
+            else:
+                pend_kind = SKIP
+                pend_n = 0
+                pend_from = actor
+                p = _nxt(actor, d, n, active)
         elif rk == REVERSE:
-            if n_active == 2 and rev_as_skip:
+            if mode == 3:
+                # reverse_bounce (RULES.md 4.9): the attack returns to the previous player
+                d = -d
+                p = _nxt(actor, d, n, active)
+                pend_from = actor
+                no_response = not rb_rebounce
+                pend_noskip = not rb_victim_skips
+                if logon:
+                    _log(log, st, EV_DIRECTION, actor, -1, d, 1)
+            elif two_left and rev_as_skip:
                 pend_kind = SKIP
                 pend_n = 0
                 pend_from = actor
@@ -874,25 +938,40 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                 if logon:
                     _log(log, st, EV_DIRECTION, actor, -1, d, 0)
                 p = _nxt(actor, d, n, active)
+                if rev_single:
+                    revert_dir = not revert_dir
         elif rk == DRAW2 or rk == WD4:
-            if pend_kind == DRAW2 or pend_kind == WD4:
+            if mode == 2:
+                pend_n = 2  # deflection: effects do not add up (RULES.md 4.7, 4.8)
+                pend_stacked = 1
+                rk = DRAW2
+            elif (mode == 1 or mode == 5) and (pend_kind == DRAW2 or pend_kind == WD4):
                 pend_stacked += 1
+                pend_n += 2 if rk == DRAW2 else 4
                 if logon:
-                    _log(log, st, EV_STACK, actor, play_c, pend_n + (2 if rk == DRAW2 else 4), 0)
+                    _log(log, st, EV_STACK, actor, play_c, pend_n, 0)
             else:
                 pend_stacked = 1
+                pend_n += 2 if rk == DRAW2 else 4
             pend_kind = rk
-            pend_n += 2 if rk == DRAW2 else 4
             pend_from = actor
             if rk == WD4:
                 pend_guilty = was_guilty
                 pend_prev_color = prev_color
             if pend_stacked > res[RES_STACK_MAX]:
                 res[RES_STACK_MAX] = pend_stacked
-            p = _nxt(actor, d, n, active)
+            if mode == 5:
+                stack_count += 1
+            elif mode == 1:
+                stack_count = 1
+            if (mode == 1 or mode == 5) and stack_count < st_max and hlen[actor] > 0:
+                cont_stack = True
+                p = actor
+            else:
+                p = _nxt(actor, d, n, active)
         else:
             p = _nxt(actor, d, n, active)
-            if rk <= 9 and (seven_zero or zero_swap_any):
+            if rk <= 9 and swaps_on:
                 if rk == 7 and seven_zero:
                     tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st,
                                          not seven_mandatory)
@@ -901,7 +980,7 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
-                elif rk == 0 and seven_zero:
+                elif rk == 0 and (seven_zero or round_n_round):
                     _rotate_hands(n, 1 if zero_left else d, active, hand, hlen, tmp)
                     res[RES_SWAPS] += 1
                     if logon:
@@ -913,16 +992,28 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
+                elif rk == 5 and swap_five:
+                    tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st, swap5_optional)
+                    if tgt >= 0:
+                        if swap5_whole:
+                            _swap_hands(actor, tgt, hand, hlen)
+                        else:
+                            _exchange_one(actor, tgt, side, pol, hand, hlen, fpts, fcol, frank, rng,
+                                          script, st)
+                        res[RES_SWAPS] += 1
+                        if logon:
+                            _log(log, st, EV_SWAP, actor, play_c, tgt, 5)
 
-    # ---- scoring (RULES.md 1.15) ------------------------------------------------------------
+    # ---- scoring (RULES.md 1.15, 4.16) --------------------------------------------------------
     wpts = 0
-    if winner >= 0:
+    if winner >= 0 and not (play_to_last or seven_rounds):
         for s in range(n):
             if s != winner:
-                wpts += hand_points_nb(s, side, hand, hlen, frank, fpts)
-        if logon:
-            _log(log, st, EV_WIN, winner, -1, wpts, 0)
+                wpts += seat_points_nb(s, side, hand, hlen, frank, fpts, z50)
+    if winner >= 0 and logon:
+        _log(log, st, EV_WIN, winner, -1, wpts, 0)
     res[RES_WINNER] = winner
+    res[RES_LOSER] = loser
     res[RES_TURNS] = turns
     res[RES_WPTS] = wpts
     res[RES_DRAWN] = st[ST_DRAWN]
@@ -931,6 +1022,7 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
     res[RES_COLOR] = cur
     res[RES_DIRECTION] = d
     res[RES_NEXT] = p
+    res[RES_SIDE] = side
     return winner
 
 
@@ -1104,14 +1196,16 @@ def _stack_choice(p, pend_kind, cur, side, pol, hand, hlen, fcol, frank, st_d2, 
 
 
 @njit(cache=True, _nrt=False)
-def _jump_choice(q, top, top_rank, top_col, side, pol, hand, hlen, fcol, frank, rng, script, st):
-    """Index of an identical card q jumps in with, or -1.  random: uniform over 'don't' and each
-    identical instance; greedy: always when it can."""
+def _match_choice(q, want_rank, want_col, side, pol, hand, hlen, fcol, frank, rng, script, st):
+    """Index of a card of exactly (want_col, want_rank) that q plays out of turn, or -1.
+
+    Used for jump-in (an identical card).  random: uniform over 'don't' and each matching instance;
+    greedy: always when it can."""
     cnt = 0
     first = -1
     for i in range(hlen[q]):
         c = hand[q, i]
-        if frank[side, c] == top_rank and fcol[side, c] == top_col:
+        if frank[side, c] == want_rank and fcol[side, c] == want_col:
             cnt += 1
             if first < 0:
                 first = i
@@ -1126,7 +1220,7 @@ def _jump_choice(q, top, top_rank, top_col, side, pol, hand, hlen, fcol, frank, 
             return -1
         for i in range(hlen[q]):
             c = hand[q, i]
-            if frank[side, c] == top_rank and fcol[side, c] == top_col:
+            if frank[side, c] == want_rank and fcol[side, c] == want_col:
                 if k == 0:
                     return i
                 k -= 1
@@ -1135,10 +1229,146 @@ def _jump_choice(q, top, top_rank, top_col, side, pol, hand, hlen, fcol, frank, 
     if v < 0:
         return -1
     i = _find_kind(q, v, side, hand, hlen, fcol, frank)
-    if i < 0 or frank[side, hand[q, i]] != top_rank or fcol[side, hand[q, i]] != top_col:
+    if i < 0 or frank[side, hand[q, i]] != want_rank or fcol[side, hand[q, i]] != want_col:
         st[ST_ERR] = 1
         return -1
     return i
+
+
+@njit(cache=True, _nrt=False)
+def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, frank, flags):
+    """How card c of victim q may answer the pending attack: 0 not at all, 4 stack a Draw Two,
+    3 stack a Wild Draw Four, 2 deflect (4.6-4.8), 1 bounce with a Reverse (4.9).
+
+    flags: 1 stacking, 2 stack_draw_two, 4 stack_wd4, 8 stack_mixed, 16 deflect_skip,
+    32 deflect_draw_two, 64 deflect_wd4, 128 reverse_bounce, 256 bounce any action (not only
+    Draw Two), 512 bounce needs the matching colour."""
+    rk = frank[side, c]
+    col = fcol[side, c]
+    if rk == DRAW2:
+        if pend_kind == DRAW2:
+            if (flags & 3) == 3:
+                return 4
+            if flags & 32:
+                return 2
+        elif pend_kind == WD4 and col == cur:
+            if (flags & 9) == 9:
+                return 4
+            if flags & 64:
+                return 2
+        return 0
+    if rk == WD4:
+        if flags & 1 and ((pend_kind == WD4 and flags & 4) or (pend_kind == DRAW2 and flags & 8)):
+            if not _is_wd4_guilty(q, side, hand, hlen, fcol, frank, cur, -1, 0):
+                return 3
+        return 0
+    if rk == SKIP:
+        if pend_kind == SKIP and flags & 16 and col == top_col:
+            return 2
+        return 0
+    if rk == REVERSE and flags & 128:
+        if pend_kind == DRAW2 or (flags & 256 and (pend_kind == SKIP or pend_kind == WD4)):
+            if not (flags & 512) or col == cur:
+                return 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _response_choice(q, pend_kind, cur, top_col, side, pol, hand, hlen, fcol, frank, flags, rng,
+                     script, st):
+    """Index of the card victim q answers a pending attack with, or -1 to take it.
+
+    random: uniform over 'take' and every eligible card instance.  greedy: always answers when it
+    can: stack (a Draw Two before a Wild Draw Four), else deflect, else bounce."""
+    cnt = 0
+    best = -1
+    bpri = 0
+    for i in range(hlen[q]):
+        pri = _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol, frank,
+                                 flags)
+        if pri > 0:
+            cnt += 1
+            if pri > bpri:
+                bpri = pri
+                best = i
+    kind = pol[q]
+    if kind == POL_SCRIPTED:
+        v = _script_next(script, st)
+        if v < 0:
+            return -1
+        i = _find_kind(q, v, side, hand, hlen, fcol, frank)
+        if i < 0 or _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol,
+                                       frank, flags) == 0:
+            st[ST_ERR] = 1
+            return -1
+        return i
+    if cnt == 0:
+        return -1
+    if kind == POL_GREEDY:
+        return best
+    k = randint_nb(rng, cnt + 1)
+    if k == cnt:
+        return -1
+    for i in range(hlen[q]):
+        if _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol, frank,
+                              flags) > 0:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _give_choice(q, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st):
+    """Which card q hands over in a one-for-one exchange (swap_on_five): random uniform,
+    greedy its highest-point card, scripted a named card."""
+    kind = pol[q]
+    if kind == POL_RANDOM:
+        return randint_nb(rng, hlen[q])
+    if kind == POL_GREEDY:
+        best = 0
+        for i in range(1, hlen[q]):
+            if fpts[side, hand[q, i]] > fpts[side, hand[q, best]]:
+                best = i
+        return best
+    v = _script_next(script, st)
+    i = _find_kind(q, v, side, hand, hlen, fcol, frank)
+    if i < 0:
+        st[ST_ERR] = 1
+        return 0
+    return i
+
+
+@njit(cache=True, _nrt=False)
+def _exchange_one(a, b, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st):
+    """swap_on_five one_card_each_own_choice: a and b each give one card of their own choice."""
+    if hlen[a] == 0 or hlen[b] == 0:
+        return
+    ia = _give_choice(a, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st)
+    ib = _give_choice(b, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st)
+    t = hand[a, ia]
+    hand[a, ia] = hand[b, ib]
+    hand[b, ib] = t
+
+
+@njit(cache=True, _nrt=False)
+def seat_points_nb(s, side, hand, hlen, frank, fpts, z50):
+    """Points left in seat s's hand.  z50 (zero_worth_50, RULES.md 4.16): 0 off, 1 a sole 0 is worth
+    50, 2 a hand of only zeros has each 0 worth 50, 3 every 0 is worth 50."""
+    t = 0
+    zeros = 0
+    for i in range(hlen[s]):
+        c = hand[s, i]
+        t += fpts[side, c]
+        if frank[side, c] == 0:
+            zeros += 1
+    if z50 == 0 or zeros == 0:
+        return t
+    if z50 == 1:
+        return 50 if hlen[s] == 1 else t
+    if z50 == 2:
+        return 50 * zeros if zeros == hlen[s] else t
+    return t + 50 * zeros
 
 
 # ================================================================================================
@@ -1159,13 +1389,14 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp,
     disc = np.empty(ncards, np.int64)
     lg = np.empty(ncards, np.int64)
     tmp = np.empty(ncards, np.int64)
-    active = np.empty(n, np.int64)
+    active = np.empty(4 * n, np.int64)
     st = np.zeros(NST, np.int64)
     rng = np.zeros(1, np.uint64)
     log = np.empty((0, 5), np.int64)
     order = np.empty(0, np.int64)
     script = np.empty(0, np.int64)
     res = np.zeros(NRES, np.int64)
+    z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
     for g in range(ngames):
         rng[0] = game_seed_nb(seed, np.uint64(game0 + g))
         play_round_nb(n, n - 1, order, fcol, frank, fpts, ri, rf, pol, pp, script,
@@ -1177,6 +1408,6 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp,
         o_end[g] = res[RES_END]
         o_reshuf[g] = res[RES_RESHUF]
         for s in range(n):
-            o_hpts[g, s] = hand_points_nb(s, 0, hand, hlen, frank, fpts)
+            o_hpts[g, s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, frank, fpts, z50)
         for k in range(o_extra.shape[1]):
             o_extra[g, k] = res[RES_CHALLENGES + k]

@@ -794,6 +794,10 @@ _CONFLICTS = (_conflict_stacking_deflect_two, _conflict_stacking_deflect_wd4, _c
 ENGINE_SUPPORTED: set[str] = {
     # house rules
     "stacking", "seven_zero", "zero_swap_any", "draw_until_playable", "jump_in", "wd4_challenge",
+    "double_play_jump_in", "deflect_skip", "deflect_draw_two", "deflect_wd4", "reverse_bounce",
+    "swap_on_five", "uno_to_center", "wild_color_rotation", "play_to_last", "uno_seven_rounds",
+    "zero_worth_50", "reverse_single_turn", "skip_extra_turn", "penalty_illegal_play", "penalty_hint",
+    "penalty_general_mistake", "speed_round_n_round", "dup_must_play_found",
     # classic / base options (RULES.md §1)
     "hand_size", "turn_cap", "start_reverse_first", "start_wild", "start_wd4", "start_replace_any_special",
     "start_return_method", "match_action_by_symbol", "action_on_any_action", "drawn_card_play",
@@ -852,7 +856,7 @@ _EVERYTHING_EXCLUDED = {
 def _everything() -> RuleSet:
     on = {n: True for n, i in _FIELD_INFO.items()
           if i.is_switch and i.category in ("base", "house") and i.default is False
-          and n not in _EVERYTHING_EXCLUDED}
+          and n not in _EVERYTHING_EXCLUDED and n in ENGINE_SUPPORTED}
     return RuleSet(**on)
 
 
@@ -884,7 +888,8 @@ def _presets() -> dict[str, Preset]:
         Preset("wd4_black_any_time", RuleSet(wd4_restriction="none"),
                "Black cards may be laid at any time (RULES.md §4.23; = set(wd4_restriction=none))."),
         Preset("everything", _everything(),
-               f"Every house rule that can be combined, with default parameters; left out: {excluded}."),
+               f"Every house rule this engine simulates that can be combined, with default parameters; "
+               f"left out: {excluded}."),
     ]
     return {p.name: p for p in items}
 

@@ -153,6 +153,7 @@ _RES_NAMES = {"winner": nb.RES_WINNER, "turns": nb.RES_TURNS, "winner_points": n
               "cards_drawn": nb.RES_DRAWN, "end": nb.RES_END, "reshuffles": nb.RES_RESHUF,
               "challenges": nb.RES_CHALLENGES, "max_stack": nb.RES_STACK_MAX, "swaps": nb.RES_SWAPS,
               "jump_ins": nb.RES_JUMPS, "uno_caught": nb.RES_UNO_CAUGHT, "flips": nb.RES_FLIPS,
+              "loser": nb.RES_LOSER, "side": nb.RES_SIDE,
               "color": nb.RES_COLOR, "direction": nb.RES_DIRECTION, "next": nb.RES_NEXT}
 
 
@@ -186,7 +187,7 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     res = np.zeros(nb.NRES, np.int64)
     nb.play_round_nb(n, n - 1 if dealer is None else dealer, order, dk.face_color, dk.face_rank,
                      dk.face_points, ri, rf, pol, pp, sc, hand, hlen, pile_a, disc,
-                     np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.zeros(n, np.int64), st, rng, log, res)
+                     np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.zeros(4 * n, np.int64), st, rng, log, res)
     nlog = min(int(st[nb.ST_LOG_N]), max_events)
     events = []
     for kind, seat, card, a1, a2 in log[:nlog].tolist():

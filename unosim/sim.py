@@ -28,6 +28,8 @@ from .stats import summarize
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 DEFAULT_BATCH = 50_000
+# per-round counters after the standard columns, in kernel order (res[RES_CHALLENGES:])
+EXTRA_COLUMNS = ("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips", "loser")
 
 _warm_lock = threading.Lock()
 _warm: dict[tuple, float] = {}
@@ -144,7 +146,7 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
     })
     for s in range(players):
         df[f"hand_points_{s}"] = out["hand_points"][:, s]
-    for k, name in enumerate(("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips")):
+    for k, name in enumerate(EXTRA_COLUMNS):
         df[name] = out["extra"][:, k]
     return df
 
