@@ -64,8 +64,20 @@ def main() -> None:
 @click.option("--out", default=None, help="Directory for records.parquet, summary.json and meta.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--report/--no-report", default=False, help="With --out, also write charts and summary.md.")
-def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report) -> None:
-    """Simulate many rounds and summarise them."""
+@click.option("--seating", default="fixed", show_default=True,
+              help="fixed (policy i in seat i), rotate (every policy plays every seat equally often) or "
+                   "shuffle (random seats per game).")
+@click.option("--mode", default="round", show_default=True,
+              help="round (one round per game) or match (full games to a target score; --games counts matches).")
+@click.option("--scoring", default="standard", show_default=True,
+              help="Match scoring: standard, self_loser, lowest_wins, elimination, lazy, rotating_partners.")
+@click.option("--target", default=None, help="Match target score [default: 500; 200 for self_loser].")
+@click.option("--partners", is_flag=True, help="Match: seats i and i+n/2 play as a team.")
+@click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
+@click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
+def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
+             mode, scoring, target, partners, max_rounds, round_records) -> None:
+    """Simulate many rounds (or full matches) and summarise them."""
     from .sim import simulate as run
 
     out_dir = _check_out(out)
@@ -73,7 +85,14 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         kw = dict(rules=rules, players=_int("players", players), policies=policies,
                   games=_int("games", games), seed=_int("seed", seed),
                   threads=None if threads is None else _int("threads", threads), deck=deck,
-                  batch_size=None if batch_size is None else _int("batch-size", batch_size))
+                  batch_size=None if batch_size is None else _int("batch-size", batch_size),
+                  seating=seating, mode=mode)
+        if mode == "match":
+            kw.update(scoring=scoring, target=None if target is None else _int("target", target),
+                      partners=partners, max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
+        elif target is not None or partners or round_records or scoring != "standard":
+            raise CliError("--target/--scoring/--partners/--round-records apply to --mode match only; "
+                           "accepted: add --mode match")
         result = run(**kw, progress=sys.stderr.isatty())
     except ValueError as e:
         raise _fail(e) from None
@@ -81,14 +100,14 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         from .io import save_run
 
         save_run(result, out_dir)
-        if report:
+        if report and mode == "round":
             from .report import make_report
 
             make_report([(result.meta["rules"], result.records, result.meta)], out_dir)
     if as_json:
         click.echo(json.dumps(result.summary, allow_nan=False))
     else:
-        click.echo(format_summary(result.summary))
+        click.echo(format_match_summary(result.summary) if mode == "match" else format_summary(result.summary))
         if out_dir is not None:
             click.echo(f"records written to {out_dir}")
     if result.interrupted:
@@ -129,6 +148,31 @@ def format_summary(s: dict) -> str:
     gps = s.get("games_per_second")
     lines += ["", f"{gps:,.0f} rounds/s on {s.get('threads')} threads; compile/cache load "
                   f"{s.get('compile_seconds', 0):.2f} s; engine v{s.get('engine_version')}"]
+    return "\n".join(lines)
+
+
+def format_match_summary(s: dict) -> str:
+    """A readable table of a match-mode summary with 95% confidence half-widths."""
+    from .report import fmt_pm
+
+    lines = [
+        f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {s['scoring']} to {s['target']}",
+        f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
+        f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
+        "",
+        f"mean rounds per match   {fmt_pm(s['mean_rounds'], 1.96 * (s['se_rounds'] or 0))}   (sd {s['sd_rounds']:.2f})",
+        "",
+        "seat  match win rate     round win rate     mean final score",
+    ]
+    for i in range(s["players"]):
+        lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * s['seat_match_win_rate_se'][i], pct=True):<18} "
+                     f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True):<18} "
+                     f"{s['mean_final_score_by_seat'][i]:.1f}")
+    lines += ["", "policy                     match win rate per seat   round win rate per seat"]
+    for name in s["policy_match_win_rate"]:
+        lines.append(f"{name:<26} {fmt_pm(s['policy_match_win_rate'][name], 1.96 * s['policy_match_win_rate_se'][name], pct=True):<25} "
+                     f"{fmt_pm(s['policy_round_win_rate'][name], 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
+    lines += ["", f"{s['games_per_second']:,.0f} matches/s on {s.get('threads')} threads; engine v{s.get('engine_version')}"]
     return "\n".join(lines)
 
 

@@ -2,11 +2,39 @@
 
 ``Deck.face_color[side, c]``, ``Deck.face_rank[side, c]`` and ``Deck.face_points[side, c]`` describe
 physical card ``c``.  Single-sided decks repeat side 0 in side 1 so kernels never branch on the deck.
+
+Deck specs accepted by :func:`get_deck` (and ``--deck``)
+---------------------------------------------------------
+``classic``
+    The 108 cards of RULES.md 1.2.
+``classic(copies=N, no_actions, no_wilds, no_wd4)``
+    ``copies`` (1..8) classic decks shuffled together (Speed Uno, RULES.md 4.18: ``copies=2``);
+    ``no_actions`` drops Skip, Reverse and Draw Two; ``no_wilds`` drops Wild and Wild Draw Four;
+    ``no_wd4`` drops only Wild Draw Four.  Flags are bare words or ``flag=true|false``.
+``numbers_only``
+    ``classic(no_actions,no_wilds)``: the 76 coloured number cards (parameters may be added).
+``zoo``, ``uno4``, ``sortirovka``, ``h2o``, ``junior``
+    Aliases of ``classic``: RULES.md §3 says these products play as classic (see :data:`ALIASES`).
+``PATH.toml``
+    A custom deck file (:func:`load_toml_deck`).
+
+Every deck has a canonical ``name`` that :func:`get_deck` accepts and round-trips:
+``get_deck(d.name).name == d.name``.  Aliases and presets map to the ``classic(...)`` form with the
+parameters in a fixed order (``copies``, ``no_actions``, ``no_wilds``, ``no_wd4``), defaults omitted;
+a custom deck's name is its path as given.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
+import os
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +48,7 @@ class Deck:
     face_rank: np.ndarray = field(repr=False)
     face_points: np.ndarray = field(repr=False)
     two_sided: bool = False
+    label: str = ""  # a custom deck's own ``name = "..."`` (its ``name`` field is the file path)
 
     @property
     def size(self) -> int:
@@ -28,6 +57,21 @@ class Deck:
     def describe(self, side: int = 0) -> list[str]:
         """Human-readable names of every physical card (for logs and errors)."""
         return [card_name(self, c, side) for c in range(self.size)]
+
+    def composition(self, side: int = 0) -> dict[str, int]:
+        """Count of each card kind, by card name, in deck order (e.g. ``{"red 0": 1, ...}``)."""
+        return dict(Counter(self.describe(side)))
+
+    def summary(self) -> str:
+        """One line, e.g. ``classic(copies=2): 216 cards: 152 numbers, 48 actions, 16 wild``."""
+        col = self.face_color[0]
+        rank = self.face_rank[0]
+        numbers = int(np.count_nonzero((col != E.BLACK) & (rank <= 9)))
+        actions = int(np.count_nonzero((col != E.BLACK) & (rank > 9)))
+        wild = int(np.count_nonzero(col == E.BLACK))
+        title = f"{self.label} ({self.name})" if self.label and self.label != self.name else self.name
+        sided = ", two-sided" if self.two_sided else ""
+        return f"{title}: {self.size} cards{sided}: {numbers} numbers, {actions} actions, {wild} wild"
 
 
 def card_name(deck: Deck, c: int, side: int = 0) -> str:
@@ -48,18 +92,23 @@ def classic_points(rank: int) -> int:
     return 20
 
 
-def _from_kinds(name: str, kinds: list[tuple[int, int]]) -> Deck:
-    """Build a single-sided deck from a list of (colour, rank), one entry per physical card."""
+def _from_kinds(name: str, kinds: list[tuple[int, int]], points: list[int] | None = None,
+                label: str = "") -> Deck:
+    """Build a single-sided deck from a list of (colour, rank), one entry per physical card.
+
+    ``points`` (one per card) defaults to :func:`classic_points` of each rank.
+    """
     n = len(kinds)
     col = np.empty((2, n), np.int64)
     rank = np.empty((2, n), np.int64)
     pts = np.empty((2, n), np.int64)
     for c, (k_col, k_rank) in enumerate(kinds):
+        p = classic_points(k_rank) if points is None else points[c]
         for s in (0, 1):
             col[s, c] = k_col
             rank[s, c] = k_rank
-            pts[s, c] = classic_points(k_rank)
-    return Deck(name, col, rank, pts, False)
+            pts[s, c] = p
+    return Deck(name, col, rank, pts, False, label)
 
 
 def classic_kinds() -> list[tuple[int, int]]:
@@ -75,15 +124,314 @@ def classic_kinds() -> list[tuple[int, int]]:
     return kinds
 
 
-def classic_deck() -> Deck:
-    return _from_kinds("classic", classic_kinds())
+# ---- limits -------------------------------------------------------------------------------------
+MIN_CARDS = 17        # 2 players x 7 cards + the starting card + 2 to draw
+MAX_CARDS = 1000      # a sanity bound for custom decks (classic(copies=8) has 864)
+MAX_COPIES = 8
+MAX_POINTS = 1000
+_MIN_WHY = "2 players x 7 cards + starting card + 2 to draw"
+
+# ---- the classic family and its parameters --------------------------------------------------------
+_FLAGS = ("no_actions", "no_wilds", "no_wd4")
+_PARAMS = ("copies",) + _FLAGS
+_PARAM_HELP = {
+    "copies": "copies=N: N classic decks shuffled together, N in 1..8 (Speed Uno, RULES.md 4.18: 2)",
+    "no_actions": "no_actions: no Skip, Reverse or Draw Two",
+    "no_wilds": "no_wilds: no Wild and no Wild Draw Four",
+    "no_wd4": "no_wd4: no Wild Draw Four (Wilds stay)",
+}
+_ACTIONS = (E.SKIP, E.REVERSE, E.DRAW2)
 
 
-DECKS = {"classic": classic_deck}
+def _canonical(params: dict[str, Any]) -> str:
+    parts = []
+    if params["copies"] != 1:
+        parts.append(f"copies={params['copies']}")
+    for f in _FLAGS:
+        if params[f] and not (f == "no_wd4" and params["no_wilds"]):
+            parts.append(f)
+    return "classic" + (f"({','.join(parts)})" if parts else "")
 
 
-def get_deck(name: str) -> Deck:
-    key = name.strip().lower()
-    if key not in DECKS:
-        raise ValueError(f"unknown deck {name!r}; accepted: {', '.join(sorted(DECKS))}")
-    return DECKS[key]()
+def classic_deck(copies: int = 1, no_actions: bool = False, no_wilds: bool = False,
+                 no_wd4: bool = False) -> Deck:
+    """The classic deck (RULES.md 1.2), optionally several copies and without some card kinds."""
+    params = {"copies": int(copies), "no_actions": bool(no_actions), "no_wilds": bool(no_wilds),
+              "no_wd4": bool(no_wd4)}
+    if not 1 <= params["copies"] <= MAX_COPIES:
+        raise ValueError(f"copies={copies!r} is out of range; accepted: 1..{MAX_COPIES}")
+    kinds = []
+    for col, rank in classic_kinds():
+        if no_actions and rank in _ACTIONS:
+            continue
+        if no_wilds and rank in (E.WILD, E.WD4):
+            continue
+        if no_wd4 and rank == E.WD4:
+            continue
+        kinds.append((col, rank))
+    name = _canonical(params)
+    deck = _from_kinds(name, kinds * params["copies"])
+    _validate(deck, name)
+    return deck
+
+
+# name -> (parameter defaults applied before the user's, description)
+_PRESETS: dict[str, tuple[dict[str, Any], str]] = {
+    "classic": ({}, "the 108 cards of RULES.md 1.2"),
+    "numbers_only": ({"no_actions": True, "no_wilds": True},
+                     "classic(no_actions,no_wilds): the 76 coloured number cards, no action or wild cards"),
+}
+
+#: Themed products that RULES.md §3 says play as classic: alias -> (section, why).
+ALIASES: dict[str, tuple[str, str]] = {
+    "zoo": ("RULES.md §3 (Uno Zoo)", "the same classic Uno, only the pictures differ; 108 cards"),
+    "uno4": ("RULES.md §3.4 (\"Uno 4\")", "classic, 108 cards; its anomalies are rule options"),
+    "sortirovka": ("RULES.md §3 (Uno Sortirovka)", "\"fully coincides with the classic version\""),
+    "h2o": ("RULES.md §3 (Uno H2O)", "waterproof cards; no rule change stated"),
+    "junior": ("RULES.md §3 (Uno Junior)", "only as classic; the real Junior rules are not in the sources"),
+}
+
+
+def _all_names() -> list[str]:
+    return list(_PRESETS) + list(ALIASES)
+
+
+def _accepted_names() -> str:
+    return ", ".join(_all_names()) + ", or a path ending in .toml"
+
+
+def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    m = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {m[0]!r}?)" if m else ""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+_SPEC_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _parse_params(spec: str, body: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for raw in body.split(","):
+        item = raw.strip()
+        if not item:
+            if body.strip():
+                raise ValueError(f"empty parameter in deck {spec!r}; accepted: "
+                                 "NAME(param,param=value,...), e.g. classic(copies=2,no_wilds)")
+            continue
+        key, eq, val = item.partition("=")
+        key, val = key.strip().lower(), val.strip().lower()
+        if key not in _PARAMS:
+            raise ValueError(f"unknown deck parameter {key!r} in {spec!r}{_suggest(key, _PARAMS)}; "
+                             f"accepted: {', '.join(_PARAMS)}")
+        if key in out:
+            raise ValueError(f"deck parameter {key!r} given twice in {spec!r}; accepted: each at most once")
+        if key == "copies":
+            if not eq:
+                raise ValueError(f"deck parameter 'copies' in {spec!r} needs a value; accepted: copies=1..{MAX_COPIES}")
+            try:
+                n = int(val)
+            except ValueError:
+                raise ValueError(f"copies={val!r} in {spec!r} is not an integer; accepted: 1..{MAX_COPIES}") from None
+            if not 1 <= n <= MAX_COPIES:
+                raise ValueError(f"copies={n} in {spec!r} is out of range; accepted: 1..{MAX_COPIES}")
+            out[key] = n
+        elif not eq or val in _TRUE:
+            out[key] = True
+        elif val in _FALSE:
+            out[key] = False
+        else:
+            raise ValueError(f"{key}={val!r} in {spec!r} is not a flag value; accepted: {key}, {key}=true, "
+                             f"{key}=false")
+    return out
+
+
+def get_deck(spec: str | Deck) -> Deck:
+    """The deck named by ``spec``: a name, ``name(param,...)``, or a path ending in ``.toml``.
+
+    Raises ``ValueError`` with a one-line message naming the bad value and what is accepted.
+    """
+    if isinstance(spec, Deck):
+        return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"deck {spec!r} is not a string; accepted: {_accepted_names()}")
+    text = spec.strip()
+    if text.lower().endswith(".toml"):
+        return load_toml_deck(text)
+    m = _SPEC_RE.match(text)
+    if not m:
+        raise ValueError(f"malformed deck spec {spec!r}; accepted: NAME or NAME(param,param=value,...), "
+                         f"e.g. classic(copies=2,no_wilds); names: {_accepted_names()}")
+    key = m.group(1).lower()
+    if key not in _PRESETS and key not in ALIASES:
+        raise ValueError(f"unknown deck {m.group(1)!r}{_suggest(key, _all_names())}; "
+                         f"accepted: {_accepted_names()}")
+    params: dict[str, Any] = {"copies": 1, "no_actions": False, "no_wilds": False, "no_wd4": False}
+    if key in _PRESETS:
+        params.update(_PRESETS[key][0])
+    params.update(_parse_params(spec, m.group(2) or ""))
+    return classic_deck(**params)
+
+
+# ---- custom decks from TOML ----------------------------------------------------------------------
+_COLOR_WORDS = {"red": E.RED, "yellow": E.YELLOW, "green": E.GREEN, "blue": E.BLUE, "black": E.BLACK}
+_COLOR_ACCEPTED = "red, yellow, green, blue, each, black"
+_RANK_WORDS = {str(r): r for r in range(10)} | {"skip": E.SKIP, "reverse": E.REVERSE, "draw2": E.DRAW2,
+                                                "wild": E.WILD, "wd4": E.WD4}
+_RANK_ACCEPTED = "0-9 (or a range such as 1-9), skip, reverse, draw2, wild, wd4"
+_ENTRY_KEYS = ("color", "rank", "count", "points")
+_TOP_KEYS = ("name", "description", "cards")
+
+
+def _parse_ranks(where: str, value: Any) -> list[int]:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"{where}: rank {value!r} is not a string; accepted: {_RANK_ACCEPTED}")
+    t = str(value).strip().lower()
+    if t in _RANK_WORDS:
+        return [_RANK_WORDS[t]]
+    rng = re.fullmatch(r"(\d+)\s*-\s*(\d+)", t)
+    if rng:
+        lo, hi = int(rng.group(1)), int(rng.group(2))
+        if 0 <= lo <= hi <= 9:
+            return list(range(lo, hi + 1))
+        raise ValueError(f"{where}: rank range {value!r} is not within 0-9 with low <= high; "
+                         f"accepted: {_RANK_ACCEPTED}")
+    if t in E.RANK_NAMES:
+        raise ValueError(f"{where}: rank {value!r} is not supported in custom decks yet; "
+                         f"accepted: {_RANK_ACCEPTED}")
+    raise ValueError(f"{where}: unknown rank {value!r}{_suggest(t, list(_RANK_WORDS)[10:])}; "
+                     f"accepted: {_RANK_ACCEPTED}")
+
+
+def _parse_int(where: str, key: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{where}: {key}={value!r} is not an integer in {lo}..{hi}; accepted: {lo}..{hi}")
+    return int(value)
+
+
+def _parse_entry(where: str, entry: Any) -> tuple[list[tuple[int, int]], list[int]]:
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where}: {entry!r} is not a table; accepted: [[cards]] with color, rank, count")
+    for k in entry:
+        if k not in _ENTRY_KEYS:
+            raise ValueError(f"{where}: unknown key {k!r}{_suggest(k, _ENTRY_KEYS)}; "
+                             f"accepted: {', '.join(_ENTRY_KEYS)}")
+    for k in ("color", "rank"):
+        if k not in entry:
+            raise ValueError(f"{where}: missing key {k!r}; accepted: color, rank, count (points optional)")
+    color = entry["color"]
+    ctext = color.strip().lower() if isinstance(color, str) else None
+    if ctext not in _COLOR_WORDS and ctext != "each":
+        sug = _suggest(ctext, list(_COLOR_WORDS) + ["each"]) if ctext else ""
+        raise ValueError(f"{where}: unknown color {color!r}{sug}; accepted: {_COLOR_ACCEPTED}")
+    ranks = _parse_ranks(where, entry["rank"])
+    count = _parse_int(where, "count", entry.get("count", 1), 1, MAX_CARDS)
+    is_black = ranks[0] in (E.WILD, E.WD4)
+    if is_black and ctext != "black":
+        raise ValueError(f"{where}: rank {entry['rank']!r} is a black card but color is {color!r}; "
+                         "accepted: color = \"black\"")
+    if not is_black and ctext == "black":
+        raise ValueError(f"{where}: rank {entry['rank']!r} is a coloured card but color is 'black'; "
+                         "accepted: red, yellow, green, blue, each")
+    pts_given = "points" in entry
+    pts = _parse_int(where, "points", entry["points"], 0, MAX_POINTS) if pts_given else 0
+    cols = list(range(E.NCOLORS)) if ctext == "each" else [_COLOR_WORDS[ctext]]
+    kinds: list[tuple[int, int]] = []
+    points: list[int] = []
+    for col in cols:
+        for r in ranks:
+            kinds += [(col, r)] * count
+            points += [pts if pts_given else classic_points(r)] * count
+            if len(kinds) > MAX_CARDS:
+                raise ValueError(f"{where}: count={count} gives more than {MAX_CARDS} cards; "
+                                 f"accepted: at most {MAX_CARDS} cards in a deck")
+    return kinds, points
+
+
+def load_toml_deck(path: str) -> Deck:
+    """A custom deck from a TOML file.
+
+    ::
+
+        name = "no_reverse"          # optional label
+        [[cards]]
+        color = "each"               # red | yellow | green | blue | each (all four) | black
+        rank = "1-9"                 # 0-9 (ranges allowed), skip, reverse, draw2, wild, wd4
+        count = 2                    # cards per colour and rank (default 1)
+        points = 5                   # optional; default the classic value (RULES.md 1.15)
+
+    Wild and wd4 need ``color = "black"``; the other ranks need a colour.  The deck's ``name`` is
+    ``path`` as given, so ``get_deck(deck.name)`` reloads it; the file's ``name`` becomes ``label``.
+    """
+    where0 = f"deck file {path!r}"
+    full = os.path.expanduser(path)
+    if not os.path.isfile(full):
+        raise ValueError(f"{where0} does not exist; accepted: a path to a readable .toml deck file")
+    try:
+        with open(full, "rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{where0} is not valid TOML ({_one_line(exc)}); accepted: a TOML deck file "
+                         "with [[cards]] tables") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{where0} cannot be read ({_one_line(exc)}); accepted: a readable .toml file") from None
+    for k in data:
+        if k not in _TOP_KEYS:
+            raise ValueError(f"{where0}: unknown key {k!r}{_suggest(k, _TOP_KEYS)}; "
+                             f"accepted: {', '.join(_TOP_KEYS)}")
+    label = data.get("name", "")
+    if not isinstance(label, str):
+        raise ValueError(f"{where0}: name={label!r} is not a string; accepted: a string")
+    cards = data.get("cards")
+    if not isinstance(cards, list) or not cards:
+        raise ValueError(f"{where0} has no [[cards]] entries; accepted: one or more [[cards]] tables "
+                         "with color, rank, count")
+    kinds: list[tuple[int, int]] = []
+    points: list[int] = []
+    for i, entry in enumerate(cards):
+        k, p = _parse_entry(f"{where0} cards[{i}]", entry)
+        kinds += k
+        points += p
+        if len(kinds) > MAX_CARDS:
+            raise ValueError(f"{where0} has more than {MAX_CARDS} cards; accepted: at most {MAX_CARDS}")
+    deck = _from_kinds(path, kinds, points, label.strip())
+    _validate(deck, where0)
+    return deck
+
+
+def _validate(deck: Deck, what: str) -> None:
+    if deck.size < MIN_CARDS:
+        raise ValueError(f"{what} has {deck.size} cards, fewer than {MIN_CARDS} ({_MIN_WHY}); "
+                         f"accepted: at least {MIN_CARDS} cards")
+    if deck.size > MAX_CARDS:
+        raise ValueError(f"{what} has {deck.size} cards; accepted: at most {MAX_CARDS}")
+    if not np.any(deck.face_color[0] != E.BLACK):
+        raise ValueError(f"{what} has no coloured card, so the current colour would be undefined; "
+                         "accepted: a deck with at least one red, yellow, green or blue card")
+
+
+# ---- listing --------------------------------------------------------------------------------------
+def available_decks() -> str:
+    """Text for the CLI: deck names, parameters, aliases and the custom-deck file format."""
+    lines = ["Decks (--deck NAME, NAME(param,...) or PATH.toml):"]
+    for name, (_, desc) in _PRESETS.items():
+        lines.append(f"  {name:<14} {desc}")
+    lines.append("  parameters (classic and numbers_only; flags are bare words or flag=true|false):")
+    for p in _PARAMS:
+        lines.append(f"    {_PARAM_HELP[p]}")
+    lines.append("    e.g. classic(copies=2) = 216 cards; classic(copies=2,no_wilds); classic(no_wd4)")
+    lines.append("  aliases of classic (themed products that play as classic):")
+    for name, (sec, why) in ALIASES.items():
+        lines.append(f"    {name:<12} {sec}: {why}")
+    lines.append("  PATH.toml      a custom deck: name = \"...\" and [[cards]] tables with color "
+                 f"({_COLOR_ACCEPTED}), rank ({_RANK_ACCEPTED}), count (>= 1), points (optional)")
+    lines.append(f"  every deck needs {MIN_CARDS}..{MAX_CARDS} cards and at least one coloured card")
+    return "\n".join(lines)
+
+
+#: Zero-argument factories for every built-in deck name (aliases included).
+DECKS: dict[str, Callable[[], Deck]] = {n: functools.partial(get_deck, n) for n in _all_names()}

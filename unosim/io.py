@@ -28,9 +28,15 @@ def save_run(result, out_dir: Path) -> dict[str, Path]:
     tmp = out_dir / "records.parquet.tmp"
     result.records.to_parquet(tmp, index=False, engine="pyarrow")
     os.replace(tmp, rec)
+    paths = {}
+    for name, frame in getattr(result, "extra", {}).items():
+        path = out_dir / f"{name}.parquet"
+        frame.to_parquet(path.with_suffix(".parquet.tmp"), index=False, engine="pyarrow")
+        os.replace(path.with_suffix(".parquet.tmp"), path)
+        paths[name] = path
     _write_json(out_dir / "meta.json", result.meta)
     _write_json(out_dir / "summary.json", result.summary)
-    return {"records": rec, "meta": out_dir / "meta.json", "summary": out_dir / "summary.json"}
+    return {"records": rec, "meta": out_dir / "meta.json", "summary": out_dir / "summary.json", **paths}
 
 
 def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:

@@ -361,9 +361,10 @@ def _choose_target(p, pol, n, d, active, hlen, rng, script, st, optional):
 # One round
 # ================================================================================================
 @njit(cache=True, _nrt=False)
-def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
+def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                   hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res):
-    """Play one round.  ``order`` (if non-empty) is the deck from the top down: seat s is dealt
+    """Play one round.  ``dealer`` deals; ``first`` acts first (-1: the seat on the dealer's left).
+    ``active[3n:4n]`` says which seats take part (1) and which are out of the match (0).  ``order`` (if non-empty) is the deck from the top down: seat s is dealt
     ``order[s*H:(s+1)*H]``, the starting card is ``order[n*H]`` and the draw pile follows it.
     Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``."""
     ncards = fcol.shape[1]
@@ -453,13 +454,16 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
     if ri[RI_REVERSE_BOUNCE] != 0:
         resp_flags |= 128 | (256 if ri[RI_RB_SCOPE] == 0 else 0) | (512 if ri[RI_RB_REQUIRES_COLOR] != 0 else 0)
 
-    # active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands emptied
+    # active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands emptied,
+    # active[3n:4n] seated in the match (input)
+    n_active = 0
     for s in range(n):
-        active[s] = 1
+        active[s] = active[3 * n + s]
+        n_active += active[s]
         active[n + s] = 0
         active[2 * n + s] = 0
         hlen[s] = 0
-    n_active = n
+    n_seated = n_active
 
     # ---- shuffle and deal ----------------------------------------------------------------------
     rigged = order.shape[0] > 0
@@ -478,7 +482,7 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
             pile[j] = t
     top_i = ncards - 1
     for s in range(n):
-        hs = order[s] if rigged else H
+        hs = (order[s] if rigged else H) if active[s] else 0
         for k in range(hs):
             hand[s, k] = pile[top_i]
             top_i -= 1
@@ -509,7 +513,8 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
             _log(log, st, EV_START_REDRAW, -1, c, pos, 0)
     disc[0] = c
     st[ST_DISC_N] = 1
-    first = _nxt(dealer, 1, n, active)
+    if first < 0:
+        first = _nxt(dealer, 1, n, active)
     d = 1
     p = first
     cur = colt[c]
@@ -526,7 +531,7 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
         pend_kind = SKIP
         pend_from = dealer
     elif srank == REVERSE:
-        if n == 2 and rev_as_skip:
+        if n_active == 2 and rev_as_skip:
             pend_kind = SKIP
             pend_from = dealer
         else:
@@ -906,7 +911,7 @@ def play_round_nb(n, dealer, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                         k -= 1
 
         # ---- effects --------------------------------------------------------------------------
-        two_left = n_active == 2 and (ptl_two_player or n == 2)
+        two_left = n_active == 2 and (ptl_two_player or n_seated == 2)
         if rk == SKIP:
             if skip_extra:
                 # skip_extra_turn (RULES.md 4.25): the next player loses the turn, the skipper goes again
@@ -1372,15 +1377,45 @@ def seat_points_nb(s, side, hand, hlen, frank, fpts, z50):
 
 
 # ================================================================================================
-# Many rounds (one thread; the Python layer runs batches on a thread pool, the GIL released)
+# Many rounds / many matches (one thread each call; the Python layer runs batches on a thread
+# pool with the GIL released)
 # ================================================================================================
+_SEAT_SALT = np.uint64(0x5EA7C0DE5EA7C0DE)
+
+
+@njit(cache=True, _nrt=False)
+def seat_map_nb(seating, g, seed, n, pol, pp, seatmap, polg, ppg):
+    """Which entry of the policy list sits in each seat for game/match g.
+
+    seating 0 fixed (entry s in seat s), 1 rotate (entry (s + g) mod n: over any n consecutive games
+    every policy plays every seat once), 2 shuffle (a uniform permutation from its own stream)."""
+    for s in range(n):
+        seatmap[s] = s
+    if seating == 1:
+        for s in range(n):
+            seatmap[s] = (s + g) % n
+    elif seating == 2:
+        h = game_seed_nb(seed ^ _SEAT_SALT, np.uint64(g))
+        for i in range(n - 1, 0, -1):
+            h = mix64_nb(h + _GOLDEN)
+            j = np.int64(((h >> _S32) * np.uint64(i + 1)) >> _S32)
+            t = seatmap[i]
+            seatmap[i] = seatmap[j]
+            seatmap[j] = t
+    for s in range(n):
+        polg[s] = pol[seatmap[s]]
+        for k in range(pp.shape[1]):
+            ppg[s, k] = pp[seatmap[s], k]
+
+
 @njit(cache=True, nogil=True)
-def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp,
-                  o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra):
+def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, seating,
+                  o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra, o_wpol):
     """Play rounds with global indices game0 .. game0+ngames-1 into the output arrays (row 0 = game0).
 
     Each round is seeded from (seed, global index) alone, so results are identical for any number
-    of threads, any batch size and any split of a run.
+    of threads, any batch size and any split of a run.  o_wpol: the winner's index in the policy
+    list (differs from the seat under rotating or shuffled seating).
     """
     ncards = fcol.shape[1]
     hand = np.empty((n, ncards), np.int64)
@@ -1389,19 +1424,28 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp,
     disc = np.empty(ncards, np.int64)
     lg = np.empty(ncards, np.int64)
     tmp = np.empty(ncards, np.int64)
-    active = np.empty(4 * n, np.int64)
+    active = np.ones(4 * n, np.int64)
     st = np.zeros(NST, np.int64)
     rng = np.zeros(1, np.uint64)
     log = np.empty((0, 5), np.int64)
     order = np.empty(0, np.int64)
     script = np.empty(0, np.int64)
     res = np.zeros(NRES, np.int64)
+    seatmap = np.empty(n, np.int64)
+    polg = pol.copy()
+    ppg = pp.copy()
     z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
     for g in range(ngames):
-        rng[0] = game_seed_nb(seed, np.uint64(game0 + g))
-        play_round_nb(n, n - 1, order, fcol, frank, fpts, ri, rf, pol, pp, script,
-                      hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
-        o_winner[g] = res[RES_WINNER]
+        gi = game0 + g
+        if seating != 0:
+            seat_map_nb(seating, gi, seed, n, pol, pp, seatmap, polg, ppg)
+        rng[0] = game_seed_nb(seed, np.uint64(gi))
+        for s in range(n):
+            active[3 * n + s] = 1
+        w = play_round_nb(n, n - 1, -1, order, fcol, frank, fpts, ri, rf, polg, ppg, script,
+                          hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
+        o_winner[g] = w
+        o_wpol[g] = -1 if w < 0 else (seatmap[w] if seating != 0 else w)
         o_turns[g] = res[RES_TURNS]
         o_wpts[g] = res[RES_WPTS]
         o_drawn[g] = res[RES_DRAWN]
@@ -1411,3 +1455,206 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp,
             o_hpts[g, s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, frank, fpts, z50)
         for k in range(o_extra.shape[1]):
             o_extra[g, k] = res[RES_CHALLENGES + k]
+
+
+# ---- match parameters (mi) -------------------------------------------------------------------------
+MI_MODE = 0          # scoring mode, SC_*
+MI_TARGET = 1        # target / limit score
+MI_PARTNERS = 2      # 1: seats i and i + n/2 are a team
+MI_MAX_ROUNDS = 3    # cap on rounds per match
+MI_SEATING = 4       # 0 fixed, 1 rotate, 2 shuffle
+MI_DEALER_RULE = 5   # 0 clockwise, 1 winner deals, 2 loser deals
+MI_ROUNDS = 6        # lazy / rotating partners: rounds per match (0 = default)
+MI_PER_PARTNER = 7   # rotating partners: rounds with each partner
+NMI = 8
+SC_STANDARD = 0      # winner of the round scores the others' hands; first to the target wins
+SC_SELF_LOSER = 1    # everyone scores own hand; first to the limit loses (lowest total reported winner)
+SC_LOWEST_WINS = 2   # everyone scores own hand; when someone reaches the target, the lowest total wins
+SC_ELIMINATION = 3   # own hands; seats at the target drop out; the last one left wins
+SC_LAZY = 4          # no score: winner leads next round, highest hand deals; most round wins
+SC_ROTATING = 5      # rotating partners (4 players): 4 rounds with each partner, highest total wins
+MEND_DONE = 0
+MEND_ROUND_CAP = 1
+
+
+@njit(cache=True, nogil=True)
+def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, pp, mi,
+                        o_winner, o_rounds, o_end, o_scores, o_rwins, o_seatmap, o_turns,
+                        r_offset, r_out):
+    """Play full matches m0 .. m0+nmatches-1 (rounds until the scoring mode ends the match).
+
+    Round k of match m is seeded from (seed, m * 65536 + k).  The dealer passes clockwise
+    (RULES.md 1.3) unless mi[MI_DEALER_RULE] says otherwise.  When r_out has rows, round records are
+    written from row r_offset[m - m0]: (match, round, dealer, winner, winner_points, turns, capped).
+    """
+    ncards = fcol.shape[1]
+    hand = np.empty((n, ncards), np.int64)
+    hlen = np.empty(n, np.int64)
+    pile = np.empty(ncards, np.int64)
+    disc = np.empty(ncards, np.int64)
+    lg = np.empty(ncards, np.int64)
+    tmp = np.empty(ncards, np.int64)
+    active = np.ones(4 * n, np.int64)
+    st = np.zeros(NST, np.int64)
+    rng = np.zeros(1, np.uint64)
+    log = np.empty((0, 5), np.int64)
+    order = np.empty(0, np.int64)
+    script = np.empty(0, np.int64)
+    res = np.zeros(NRES, np.int64)
+    seatmap = np.empty(n, np.int64)
+    polg = pol.copy()
+    ppg = pp.copy()
+    scores = np.zeros(n, np.int64)
+    pts = np.zeros(n, np.int64)
+    mode = mi[MI_MODE]
+    target = mi[MI_TARGET]
+    partners = mi[MI_PARTNERS] != 0
+    half = n // 2
+    max_rounds = mi[MI_MAX_ROUNDS]
+    z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
+    fixed_rounds = mi[MI_ROUNDS]
+    per_partner = mi[MI_PER_PARTNER]
+    write_rounds = r_out.shape[0] > 0
+    for g in range(nmatches):
+        m = m0 + g
+        seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
+        for s in range(n):
+            scores[s] = 0
+            o_rwins[g, s] = 0
+            active[3 * n + s] = 1
+        dealer = n - 1
+        first = -1
+        winner = -1
+        end = MEND_ROUND_CAP
+        rounds = 0
+        turns = 0
+        ro = r_offset[g] if write_rounds else 0
+        while rounds < max_rounds:
+            rng[0] = game_seed_nb(seed, np.uint64(m * 65536 + rounds))
+            w = play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, polg, ppg, script,
+                              hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
+            if write_rounds:
+                r_out[ro, 0] = m
+                r_out[ro, 1] = rounds
+                r_out[ro, 2] = dealer
+                r_out[ro, 3] = w
+                r_out[ro, 4] = res[RES_WPTS]
+                r_out[ro, 5] = res[RES_TURNS]
+                r_out[ro, 6] = 1 if res[RES_END] == END_CAP else 0
+                ro += 1
+            rounds += 1
+            turns += res[RES_TURNS]
+            for s in range(n):
+                pts[s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, frank, fpts, z50) \
+                    if active[3 * n + s] else 0
+            if w >= 0:
+                o_rwins[g, w] += 1
+            done = False
+            if mode == SC_STANDARD:
+                if w >= 0:
+                    if partners:
+                        # the team scores the other teams' hands (RULES.md 1.18); scores[team]
+                        team = w % half
+                        gain = 0
+                        for s in range(n):
+                            if s % half != team:
+                                gain += pts[s]
+                        scores[team] += gain
+                        if scores[team] >= target:
+                            winner = w
+                            done = True
+                    else:
+                        scores[w] += res[RES_WPTS]
+                        if scores[w] >= target:
+                            winner = w
+                            done = True
+            elif mode == SC_ROTATING:
+                # 4 players: partner of seat 0 is seat 1, 2, 3 for per_partner rounds each
+                blk = ((rounds - 1) // per_partner) % (n - 1)
+                mate0 = 1 + blk
+                if w >= 0:
+                    team_w = 0 if (w == 0 or w == mate0) else 1
+                    gain = 0
+                    for s in range(n):
+                        ts = 0 if (s == 0 or s == mate0) else 1
+                        if ts != team_w:
+                            gain += pts[s]
+                    for s in range(n):
+                        ts = 0 if (s == 0 or s == mate0) else 1
+                        if ts == team_w:
+                            scores[s] += gain
+                if rounds >= fixed_rounds:
+                    best = 0
+                    for s in range(1, n):
+                        if scores[s] > scores[best]:
+                            best = s
+                    winner = best
+                    done = True
+            elif mode == SC_LAZY:
+                if w >= 0:
+                    # the highest remaining hand deals next (ties: the first such seat clockwise
+                    # from the winner), the winner leads
+                    lo = -1
+                    s = w
+                    for _ in range(n - 1):
+                        s = _nxt(s, 1, n, active[3 * n:])
+                        if lo < 0 or pts[s] > pts[lo]:
+                            lo = s
+                    dealer = lo
+                    first = w
+                if rounds >= fixed_rounds:
+                    best = 0
+                    for s in range(1, n):
+                        if o_rwins[g, s] > o_rwins[g, best]:
+                            best = s
+                    winner = best
+                    done = True
+            else:
+                # own-hand scoring (self_loser, lowest_wins, elimination)
+                reached = False
+                for s in range(n):
+                    if active[3 * n + s]:
+                        scores[s] += pts[s]
+                        if scores[s] >= target:
+                            reached = True
+                if reached:
+                    if mode == SC_ELIMINATION:
+                        left = 0
+                        for s in range(n):
+                            if active[3 * n + s] and scores[s] >= target:
+                                active[3 * n + s] = 0
+                            left += active[3 * n + s]
+                        if left <= 1:
+                            best = -1
+                            for s in range(n):
+                                if active[3 * n + s]:
+                                    best = s
+                            if best < 0:  # everyone left crossed together: lowest total wins
+                                best = 0
+                                for s in range(1, n):
+                                    if scores[s] < scores[best]:
+                                        best = s
+                            winner = best
+                            done = True
+                        elif not active[3 * n + dealer]:
+                            dealer = _nxt(dealer, -1, n, active[3 * n:])
+                    else:
+                        best = 0
+                        for s in range(1, n):
+                            if scores[s] < scores[best]:
+                                best = s
+                        winner = best
+                        done = True
+            if done:
+                end = MEND_DONE
+                break
+            if mode != SC_LAZY:
+                dealer = _nxt(dealer, 1, n, active[3 * n:])
+                first = -1
+        o_winner[g] = winner
+        o_rounds[g] = rounds
+        o_end[g] = end
+        o_turns[g] = turns
+        for s in range(n):
+            o_scores[g, s] = scores[s % half] if partners else scores[s]
+            o_seatmap[g, s] = seatmap[s]

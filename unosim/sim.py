@@ -95,6 +95,58 @@ def check_fits(deck: Deck, rules: RuleSet, players: int) -> None:
             f"players plus a starting card; accepted: players*hand_size+1 <= {deck.size}")
 
 
+SEATINGS = ("fixed", "rotate", "shuffle")
+
+
+def check_seating(seating: str) -> int:
+    if seating not in SEATINGS:
+        raise SimulationError(f"seating={seating!r} is unknown; accepted: {', '.join(SEATINGS)}")
+    return SEATINGS.index(seating)
+
+
+def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit: str
+                ) -> tuple[np.ndarray, bool, float]:
+    """Run ``work(lo, hi)`` over [0, total) in batches on a thread pool (kernels release the GIL).
+
+    Returns (mask of finished items, interrupted, seconds).  On KeyboardInterrupt the batches in
+    flight finish, the rest are cancelled, and the finished ones are kept.
+    """
+    bounds = [(lo, min(lo + batch, total)) for lo in range(0, total, batch)]
+    done = np.zeros(total, bool)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit=unit[:-1], unit_scale=True, desc="simulating", leave=False)
+    interrupted = False
+    t0 = time.perf_counter()
+    pool = ThreadPoolExecutor(max_workers=threads)
+    futures = {pool.submit(work, lo, hi): (lo, hi) for lo, hi in bounds}
+    try:
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for f in finished:
+                f.result()
+                lo, hi = futures[f]
+                done[lo:hi] = True
+                if bar is not None:
+                    bar.update(hi - lo)
+    except KeyboardInterrupt:
+        interrupted = True
+        for f in futures:
+            f.cancel()
+        for f, (lo, hi) in futures.items():
+            if not f.cancelled():
+                f.result()
+                done[lo:hi] = True
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if bar is not None:
+            bar.close()
+    return done, interrupted, time.perf_counter() - t0
+
+
 def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
     return {
         "winner": np.empty(n, np.int16),
@@ -105,30 +157,43 @@ def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
         "reshuffles": np.empty(n, np.int32),
         "hand_points": np.empty((n, players), np.int32),
         "extra": np.empty((n, nb.NEXTRA), np.int32),
+        "winner_policy": np.empty(n, np.int16),
     }
 
 
 def _run_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, players: int, deck: Deck,
-               ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray) -> None:
+               ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0) -> None:
     nb.play_batch_nb(lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
-                     deck.face_points, ri, rf, pol, pp,
+                     deck.face_points, ri, rf, pol, pp, seating,
                      out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
                      out["cards_drawn"][lo:hi], out["end"][lo:hi], out["reshuffles"][lo:hi],
-                     out["hand_points"][lo:hi], out["extra"][lo:hi])
+                     out["hand_points"][lo:hi], out["extra"][lo:hi], out["winner_policy"][lo:hi])
 
 
-def warm_up(players: int = 4, deck: Deck | None = None) -> float:
-    """Compile (or load from the on-disk cache) the kernels once per process; returns seconds spent."""
+def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> float:
+    """Compile (or load from the on-disk cache) a kernel once per process; returns seconds spent.
+
+    Called before the worker threads start, so compilation never happens inside a timed run."""
     deck = deck or get_deck("classic")
-    key = (deck.name,)
+    key = (kind,)
     with _warm_lock:
         if key in _warm:
             return 0.0
         t0 = time.perf_counter()
         ri, rf = RuleSet().pack()
         pol, pp = pack_policies(parse_policies("random", players))
-        out = _alloc(1, players)
-        _run_batch(out, 0, 1, 0, players, deck, ri, rf, pol, pp)
+        if kind == "round":
+            _run_batch(_alloc(1, players), 0, 1, 0, players, deck, ri, rf, pol, pp)
+        else:
+            mi = np.zeros(nb.NMI, np.int64)
+            mi[nb.MI_TARGET] = 1
+            mi[nb.MI_MAX_ROUNDS] = 1
+            z = np.zeros((1, players), np.int64)
+            nb.play_match_batch_nb(0, 1, np.uint64(0), players, deck.face_color, deck.face_rank,
+                                   deck.face_points, ri, rf, pol, pp, mi, np.zeros(1, np.int16),
+                                   np.zeros(1, np.int32), np.zeros(1, np.int8), z, z.astype(np.int32),
+                                   z.astype(np.int16), np.zeros(1, np.int64), np.zeros(0, np.int64),
+                                   np.zeros((0, 7), np.int64))
         dt = time.perf_counter() - t0
         _warm[key] = dt
         return dt
@@ -143,6 +208,7 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
         "cards_drawn": out["cards_drawn"],
         "end_reason": pd.Categorical.from_codes(out["end"].astype(np.int8), categories=list(E.END_NAMES)),
         "reshuffles": out["reshuffles"],
+        "winner_policy": out["winner_policy"],
     })
     for s in range(players):
         df[f"hand_points_{s}"] = out["hand_points"][:, s]
@@ -153,13 +219,30 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
 
 def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
              games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
-             batch_size: int | None = None, progress: bool = False) -> SimulationResult:
+             batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
+             mode: str = "round", **match_options: Any) -> SimulationResult:
     """Play ``games`` independent rounds and return per-round records plus a summary.
 
     The same ``seed`` gives identical records for any ``threads`` and ``batch_size``.
     A KeyboardInterrupt stops after the batches in flight; the finished rounds are returned with
     ``interrupted=True``.
+
+    ``seating``: ``fixed`` (policy i in seat i), ``rotate`` (every policy plays every seat equally
+    often) or ``shuffle`` (random seats per game).  ``mode="match"`` plays full games to a target
+    score instead of single rounds (see :mod:`unosim.match`; ``games`` then counts matches and
+    ``match_options`` are ``target``, ``scoring``, ``partners``, ``max_rounds``, ``dealer``,
+    ``round_records``).
     """
+    if mode not in ("round", "match"):
+        raise SimulationError(f"mode={mode!r} is unknown; accepted: round, match")
+    if mode == "match":
+        from .match import simulate_matches
+
+        return simulate_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
+                                threads=threads, deck=deck, batch_size=batch_size, progress=progress,
+                                seating=seating, **match_options)
+    if match_options:
+        raise SimulationError(f"option {sorted(match_options)[0]!r} applies to --mode match only")
     n = check_players(players)
     g = check_games(games)
     t = check_threads(threads)
@@ -175,54 +258,18 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
         raise SimulationError(f"batch_size={batch_size!r} is not positive; accepted: a positive integer")
 
     compile_s = warm_up(n, dk)
+    sm = check_seating(seating)
     out = _alloc(g, n)
-    bounds = [(lo, min(lo + bs, g)) for lo in range(0, g, bs)]
-    done = np.zeros(len(bounds), bool)
-    bar = None
-    if progress:
-        from tqdm import tqdm
 
-        bar = tqdm(total=g, unit="game", unit_scale=True, desc="simulating", leave=False)
-    interrupted = False
-    t0 = time.perf_counter()
-    pool = ThreadPoolExecutor(max_workers=t)
-    futures = {pool.submit(_run_batch, out, lo, hi, seed, n, dk, ri, rf, pol, pp): i
-               for i, (lo, hi) in enumerate(bounds)}
-    try:
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for f in finished:
-                f.result()
-                i = futures[f]
-                done[i] = True
-                if bar is not None:
-                    bar.update(bounds[i][1] - bounds[i][0])
-    except KeyboardInterrupt:
-        interrupted = True
-        for f in futures:
-            f.cancel()
-        for f, i in futures.items():
-            if not f.cancelled():
-                f.result()
-                done[i] = True
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
-    elapsed = time.perf_counter() - t0
+    def work(lo: int, hi: int) -> None:
+        _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm)
 
-    if done.all():
-        game_index = np.arange(g, dtype=np.int64)
-        sel = out
-    else:
-        mask = np.zeros(g, bool)
-        for i in np.flatnonzero(done):
-            mask[bounds[i][0]:bounds[i][1]] = True
-        game_index = np.flatnonzero(mask)
-        sel = {k: v[mask] for k, v in out.items()}
+    done_mask, interrupted, elapsed = run_batches(g, bs, t, work, progress, "rounds")
+    game_index = np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)
+    sel = {k: v[done_mask] for k, v in out.items()} if interrupted else out
     records = records_frame(sel, game_index, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
+    meta["seating"] = seating
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
     summary = summarize(records, meta) if len(records) else {"games": 0}

@@ -160,7 +160,8 @@ def seat_table(records: pd.DataFrame, meta: Mapping[str, Any], level: float = 0.
     p, se, lo, hi = proportion_ci(wins, n, level)
     df = pd.DataFrame(
         {"rate": p, "se": se, "ci_lo": lo, "ci_hi": hi, "wins": wins, "n": n,
-         "policy": policies_of(records, meta)},
+         "policy": policies_of(records, meta) if meta.get("seating", "fixed") == "fixed"
+         else [f"({meta['seating']})"] * players},
         index=pd.RangeIndex(players, name="seat"),
     )
     return df
@@ -174,7 +175,12 @@ def policy_table(records: pd.DataFrame, meta: Mapping[str, Any], level: float = 
     (``games`` trials, exact because at most one seat wins a round) divided by ``seats``.
     """
     pols = policies_of(records, meta)
-    wins = seat_wins(records, len(pols))
+    if "winner_policy" in records.columns:
+        # seating rotate/shuffle: wins are counted by the winner's position in the policy list
+        wp = records["winner_policy"].to_numpy()
+        wins = np.bincount(wp[wp >= 0].astype(np.int64), minlength=len(pols))[: len(pols)]
+    else:
+        wins = seat_wins(records, len(pols))
     games = len(records)
     names = list(dict.fromkeys(pols))
     seats = np.array([pols.count(name) for name in names], dtype=np.int64)
