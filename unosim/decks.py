@@ -48,7 +48,8 @@ class Deck:
     face_rank: np.ndarray = field(repr=False)
     face_points: np.ndarray = field(repr=False)
     two_sided: bool = False
-    label: str = ""  # a custom deck's own ``name = "..."`` (its ``name`` field is the file path)
+    label: str = ""
+    random_pairing: bool = False  # UNO Flip: a fresh random light/dark pairing per game (kernel-side)  # a custom deck's own ``name = "..."`` (its ``name`` field is the file path)
 
     @property
     def size(self) -> int:
@@ -193,7 +194,7 @@ ALIASES: dict[str, tuple[str, str]] = {
 
 
 def _all_names() -> list[str]:
-    return list(_PRESETS) + list(ALIASES)
+    return list(_PRESETS) + ["flip"] + list(ALIASES)
 
 
 def _accepted_names() -> str:
@@ -250,6 +251,79 @@ def _parse_params(spec: str, body: str) -> dict[str, Any]:
     return out
 
 
+# ---- UNO Flip (RULES.md 2.2, 2.3, 2.11) -----------------------------------------------------------
+FLIP_POINTS = {E.DRAW1: 10, E.DRAW5: 20, E.REVERSE: 20, E.SKIP: 20, E.SKIP_ALL: 30, E.FLIP: 20,
+               E.WILD: 40, E.WILD_DRAW2: 50, E.WILD_DRAW_COLOR: 60}
+FLIP_PAIRINGS = ("random", "fixed", "table")
+
+
+def _flip_side(actions: tuple[int, ...], wild_draw: int) -> list[tuple[int, int]]:
+    kinds: list[tuple[int, int]] = []
+    for col in range(E.NCOLORS):
+        for r in range(1, 10):
+            kinds += [(col, r), (col, r)]
+        for r in actions:
+            kinds += [(col, r), (col, r)]
+    return kinds + [(E.BLACK, E.WILD)] * 4 + [(E.BLACK, wild_draw)] * 4
+
+
+def flip_deck(pairing: str = "random", pairing_seed: int = 0) -> Deck:
+    """UNO Flip's 112 two-sided cards (RULES.md 2.2).  Which light face backs which dark face is not in
+    the sources (2.3), so it is a parameter:
+
+    * ``random`` (default, RULES.md's ``random_bijection``): a fresh uniformly random pairing for every
+      game (every round in round mode, every match in match mode), drawn from the game's seed;
+    * ``fixed``: one random pairing drawn from ``pairing_seed``, the same for every game;
+    * ``table``: the canonical order (light red 1 backs dark pink 1, ..., light Wild Draw Two backs
+      dark Wild Draw Colour), useful for rigged scenarios.
+
+    Colours: light red/yellow/green/blue = 0..3, dark pink/teal/orange/purple = 0..3.
+    """
+    if pairing not in FLIP_PAIRINGS:
+        raise ValueError(f"pairing={pairing!r} in deck 'flip' is unknown; accepted: {', '.join(FLIP_PAIRINGS)}")
+    light = _flip_side((E.DRAW1, E.REVERSE, E.SKIP, E.FLIP), E.WILD_DRAW2)
+    dark = _flip_side((E.DRAW5, E.REVERSE, E.SKIP_ALL, E.FLIP), E.WILD_DRAW_COLOR)
+    if pairing == "fixed":
+        perm = np.random.default_rng(pairing_seed).permutation(len(dark))
+        dark = [dark[i] for i in perm]
+    n = len(light)
+    col = np.empty((2, n), np.int64)
+    rank = np.empty((2, n), np.int64)
+    pts = np.empty((2, n), np.int64)
+    for side, faces in enumerate((light, dark)):
+        for c, (k_col, k_rank) in enumerate(faces):
+            col[side, c] = k_col
+            rank[side, c] = k_rank
+            pts[side, c] = k_rank if k_rank <= 9 else FLIP_POINTS[k_rank]
+    if pairing == "random":
+        name = "flip"
+    elif pairing == "fixed":
+        name = f"flip(pairing=fixed,pairing_seed={pairing_seed})"
+    else:
+        name = "flip(pairing=table)"
+    return Deck(name, col, rank, pts, True, random_pairing=pairing == "random")
+
+
+def _flip_from_spec(spec: str, body: str) -> Deck:
+    kw: dict[str, Any] = {}
+    for item in filter(None, (x.strip() for x in body.split(","))):
+        key, eq, val = item.partition("=")
+        key, val = key.strip().lower(), val.strip().lower()
+        if key == "pairing" and eq:
+            kw["pairing"] = val
+        elif key == "pairing_seed" and eq:
+            try:
+                kw["pairing_seed"] = int(val)
+            except ValueError:
+                raise ValueError(f"pairing_seed={val!r} in {spec!r} is not an integer; accepted: an integer") from None
+        else:
+            raise ValueError(f"unknown deck parameter {item!r} in {spec!r}; accepted: pairing=random|fixed|table, "
+                             "pairing_seed=N")
+    if "pairing_seed" in kw and kw.get("pairing") != "fixed":
+        raise ValueError(f"pairing_seed in {spec!r} needs pairing=fixed; accepted: flip(pairing=fixed,pairing_seed=N)")
+    return flip_deck(**kw)
+
+
 def get_deck(spec: str | Deck) -> Deck:
     """The deck named by ``spec``: a name, ``name(param,...)``, or a path ending in ``.toml``.
 
@@ -267,6 +341,8 @@ def get_deck(spec: str | Deck) -> Deck:
         raise ValueError(f"malformed deck spec {spec!r}; accepted: NAME or NAME(param,param=value,...), "
                          f"e.g. classic(copies=2,no_wilds); names: {_accepted_names()}")
     key = m.group(1).lower()
+    if key == "flip":
+        return _flip_from_spec(spec, m.group(2) or "")
     if key not in _PRESETS and key not in ALIASES:
         raise ValueError(f"unknown deck {m.group(1)!r}{_suggest(key, _all_names())}; "
                          f"accepted: {_accepted_names()}")
@@ -424,6 +500,8 @@ def available_decks() -> str:
     for p in _PARAMS:
         lines.append(f"    {_PARAM_HELP[p]}")
     lines.append("    e.g. classic(copies=2) = 216 cards; classic(copies=2,no_wilds); classic(no_wd4)")
+    lines.append("  flip           UNO Flip, 112 two-sided cards (RULES.md 2); flip(pairing=random|fixed|table,"
+                 "pairing_seed=N): which light face backs which dark face (random per game by default)")
     lines.append("  aliases of classic (themed products that play as classic):")
     for name, (sec, why) in ALIASES.items():
         lines.append(f"    {name:<12} {sec}: {why}")

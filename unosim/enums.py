@@ -177,7 +177,8 @@ EV_PENALTY = 12       # seat took a penalty of arg1 cards
 EV_START_REDRAW = 13  # starting card returned
 EV_DIRECTION = 14     # arg1 = new direction
 EV_CAP = 15
+EV_FLIP = 16          # seat played a Flip; card = the new top face, arg1 = colour, arg2 = new side
 EV_NAMES = (
     "deal", "play", "draw", "pass", "skipped", "reshuffle", "win", "challenge", "swap",
-    "uno_caught", "jump_in", "stack", "penalty", "start_redraw", "direction", "cap",
+    "uno_caught", "jump_in", "stack", "penalty", "start_redraw", "direction", "cap", "flip",
 )

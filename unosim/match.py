@@ -236,7 +236,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
 
     def work(lo: int, hi: int) -> None:
         nb.play_match_batch_nb(lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
-                               ri, rf, pol, pp, mi, out["winner"][lo:hi], out["rounds"][lo:hi],
+                               ri, rf, pol, pp, mi, int(dk.random_pairing), out["winner"][lo:hi], out["rounds"][lo:hi],
                                out["end"][lo:hi], out["scores"][lo:hi], out["rwins"][lo:hi],
                                out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds)
 
@@ -290,7 +290,8 @@ def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi) -> pd.DataFr
         buf = np.zeros((int(rounds[part].sum()), 7), np.int64)
         tmp = {k: np.empty((cnt,) + v.shape[1:], v.dtype) for k, v in sel.items()}
         nb.play_match_batch_nb(lo, cnt, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
-                               ri, rf, pol, pp, mi, tmp["winner"], tmp["rounds"], tmp["end"], tmp["scores"],
+                               ri, rf, pol, pp, mi, int(dk.random_pairing), tmp["winner"], tmp["rounds"], tmp["end"],
+                               tmp["scores"],
                                tmp["rwins"], tmp["seatmap"], tmp["turns"], off, buf)
         frames.append(buf)
     allr = np.concatenate(frames) if frames else np.zeros((0, 7), np.int64)

@@ -62,6 +62,25 @@ _SYM_PRI[DRAW2] = 3
 _SYM_PRI[REVERSE] = 2
 _SYM_PRI[SKIP] = 1
 
+# Cards drawn by the victim of each rank (0: not a draw card).  Wild Draw Colour draws until the
+# named colour appears: _DRAW_N = 0 there and _IS_WDRAW marks it.
+_DRAW_N = np.zeros(NRANKS, np.int64)
+_DRAW_N[DRAW2] = 2
+_DRAW_N[WD4] = 4
+_DRAW_N[DRAW1] = 1
+_DRAW_N[DRAW5] = 5
+_DRAW_N[WILD_DRAW2] = 2
+_DRAW_N[DRAW3] = 3
+# restricted wild draws: legal only without a card of the current colour; challengeable
+_IS_WDRAW = np.zeros(NRANKS, np.bool_)
+_IS_WDRAW[WD4] = True
+_IS_WDRAW[WILD_DRAW2] = True
+_IS_WDRAW[WILD_DRAW_COLOR] = True
+# attacks that hit the next player with a draw
+_IS_ATTACK = np.zeros(NRANKS, np.bool_)
+for _r in (DRAW2, WD4, DRAW1, DRAW5, WILD_DRAW2, WILD_DRAW_COLOR, DRAW3):
+    _IS_ATTACK[_r] = True
+
 # wild_color_rotation (RULES.md 4.13): clockwise red -> blue -> green -> yellow -> red
 _ROT_CW = np.array([BLUE, RED, YELLOW, GREEN], np.int64)    # indexed by the current colour
 _ROT_CCW = np.array([YELLOW, GREEN, BLUE, RED], np.int64)
@@ -182,6 +201,63 @@ def give_cards_nb(p, k, hand, hlen, pile, disc, st, rng, log, ev):
     if log.shape[0] > 0 and k > 0:
         _log(log, st, ev, p, -1, got, k)
     return got
+
+
+@njit(cache=True, _nrt=False)
+def draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, log):
+    """Wild Draw Colour (RULES.md 2.6): p draws until a card whose active face has ``color``
+    (black never counts); stops when nothing is left to draw.  Returns cards drawn."""
+    got = 0
+    while True:
+        c = draw_card_nb(pile, disc, st, rng, log)
+        if c < 0:
+            break
+        hand[p, hlen[p]] = c
+        hlen[p] += 1
+        got += 1
+        if fcol[side, c] == color:
+            break
+    if log.shape[0] > 0:
+        _log(log, st, EV_PENALTY, p, -1, got, -1)
+    return got
+
+
+@njit(cache=True, _nrt=False)
+def _penalty(p, kind, amount, color, side, hand, hlen, fcol, pile, disc, st, rng, log):
+    """The victim p takes a pending attack: ``amount`` cards, or until ``color`` for Wild Draw Colour
+    (then ``amount`` more on top, e.g. the +2 of a failed challenge)."""
+    if kind == WILD_DRAW_COLOR:
+        draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, log)
+    if amount > 0:
+        give_cards_nb(p, amount, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+
+
+@njit(cache=True, _nrt=False)
+def _challenge_terms(kind, wd4_guilty, wd4_innocent, wd2_guilty, wd2_innocent, wdc_extra):
+    """(cards a guilty offender draws, extra cards an innocent-verdict challenger draws on top of the
+    pending total) for a challenged restricted wild draw (RULES.md 1.11, 2.9)."""
+    if kind == WILD_DRAW2:
+        return wd2_guilty, wd2_innocent - 2
+    if kind == WILD_DRAW_COLOR:
+        return 0, wdc_extra
+    return wd4_guilty, wd4_innocent - 4
+
+
+@njit(cache=True, _nrt=False)
+def _flip_nb(pile, disc, st):
+    """UNO Flip (RULES.md 2.8): turn the discard pile over (the Flip just played goes to the bottom,
+    the oldest discard's other face is the new top) and the draw pile over (its order reverses).
+    Hands need no change: a card id carries both faces; the caller switches the active side."""
+    dn = st[ST_DISC_N]
+    for i in range(dn // 2):
+        t = disc[i]
+        disc[i] = disc[dn - 1 - i]
+        disc[dn - 1 - i] = t
+    pn = st[ST_PILE_N]
+    for i in range(pn // 2):
+        t = pile[i]
+        pile[i] = pile[pn - 1 - i]
+        pile[pn - 1 - i] = t
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -396,6 +472,11 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     ch_success_plays = ri[RI_CH_SUCCESS_CHALLENGER_PLAYS] != 0
     ch_innocent_skips = ri[RI_CH_INNOCENT_CHALLENGER_SKIPS] != 0
     ch_last_card = ri[RI_CHALLENGE_LAST_CARD_WD4] != 0
+    wd2_guilty = ri[RI_FLIP_WD2_GUILTY_DRAW]
+    wd2_innocent = ri[RI_FLIP_WD2_INNOCENT_DRAW]
+    wdc_extra = ri[RI_FLIP_WDC_INNOCENT_EXTRA]
+    flip_last_exec = ri[RI_FLIP_LAST_CARD_EXECUTES] != 0
+    flip_free = ri[RI_FLIP_REVEALED_BLACK_COLOR] == 1
     uno_pen = ri[RI_UNO_PENALTY]
     p_forget = rf[RF_UNO_FORGET_PROB]
     p_catch = rf[RF_UNO_CATCH_PROB]
@@ -494,12 +575,14 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     replace_special = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
     wild_redraw = ri[RI_START_WILD] == 1
     wd4_redraw = ri[RI_START_WD4] == 0
+    flip_start_redraw = ri[RI_FLIP_START_FLIP] == 1
     return_middle = ri[RI_START_RETURN_METHOD] == 1
     while True:
         k = st[ST_PILE_N] - 1
         c = pile[k]
         r = rankt[c]
-        bad = (r == WD4 and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9)
+        bad = (_IS_WDRAW[r] and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9) \
+            or (r == FLIP and flip_start_redraw)
         if not bad or k == 0:
             st[ST_PILE_N] = k
             break
@@ -540,10 +623,21 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 p = dealer
             else:
                 p = _nxt(dealer, -1, n, active)
-    elif srank == DRAW2:
-        pend_kind = DRAW2
-        pend_n = 2
+    elif _DRAW_N[srank] > 0 and colt[c] != BLACK:
+        pend_kind = srank  # Draw Two / Draw One / Draw Three: the first player draws and is skipped
+        pend_n = _DRAW_N[srank]
         pend_from = dealer
+    elif srank == FLIP:
+        # RULES.md 2.12: the flip is carried out; the revealed dark face has no action
+        _flip_nb(pile, disc, st)
+        side = 1 - side
+        colt = fcol[side]
+        rankt = frank[side]
+        c = disc[0]
+        cur = colt[c]
+        res[RES_FLIPS] += 1
+        if cur == BLACK:
+            cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
     elif colt[c] == BLACK:
         cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
     if logon:
@@ -621,7 +715,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     if logon:
                         _log(log, st, EV_JUMP_IN, jw, play_c, p, 0)
                     # play continues from the jumper; the pending effect moves on (transfer)
-                    if not (jump_accumulate and (pend_kind == DRAW2 or pend_kind == WD4)):
+                    if not (jump_accumulate and pend_kind >= 0 and _DRAW_N[pend_kind] > 0):
                         pend_n = 0
                     pend_kind = -1
         just_played = False
@@ -643,14 +737,16 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 else:
                     p = _nxt(victim, d, n, active)
                     continue
-            if not done and not no_response and pend_kind == WD4 and challenge_on:
+            if not done and not no_response and _IS_WDRAW[pend_kind] and challenge_on:
                 if _wants_challenge(victim, pol, pp, rng, script, st):
                     res[RES_CHALLENGES] += 1
                     if logon:
                         _log(log, st, EV_CHALLENGE, victim, -1, 1 if pend_guilty else 0, pend_from)
+                    g_draw, i_extra = _challenge_terms(pend_kind, ch_guilty_draw, ch_innocent_draw,
+                                                       wd2_guilty, wd2_innocent, wdc_extra)
                     if pend_guilty:
-                        give_cards_nb(pend_from, max(ch_guilty_draw, pend_n), hand, hlen, pile, disc,
-                                      st, rng, log, EV_PENALTY)
+                        _penalty(pend_from, pend_kind, max(g_draw, pend_n), cur, side, hand, hlen, fcol,
+                                 pile, disc, st, rng, log)
                         if ch_guilty_card == 1:
                             # the Wild Draw Four goes back to the offender; the old top is current again
                             dn = st[ST_DISC_N] - 1
@@ -670,8 +766,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                             continue
                         done = True  # the challenger now takes a normal turn
                     else:
-                        give_cards_nb(victim, pend_n + ch_innocent_draw - 4, hand, hlen, pile, disc, st,
-                                      rng, log, EV_PENALTY)
+                        _penalty(victim, pend_kind, pend_n + i_extra, cur, side, hand, hlen, fcol, pile,
+                                 disc, st, rng, log)
                         pend_kind = -1
                         pend_n = 0
                         pend_stacked = 0
@@ -693,8 +789,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         mode = 3
                     elif rr == SKIP:
                         mode = 2
-                    elif stacking and (rr == WD4 or (pend_kind == DRAW2 and st_d2) or
-                                       (pend_kind == WD4 and st_mixed)):
+                    elif stacking and (_IS_WDRAW[rr] or (rr == pend_kind and st_d2) or
+                                       (_IS_WDRAW[pend_kind] and st_mixed)):
                         mode = 1
                     else:
                         mode = 2
@@ -702,10 +798,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             no_response = False
             if not done:
                 # the attack resolves: draw and lose the turn
-                if pend_n > 0:
-                    give_cards_nb(victim, pend_n, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                skips = ((pend_kind != DRAW2 and pend_kind != WD4) or pend_stacked <= 1 or st_final_skips) \
-                    and not pend_noskip
+                _penalty(victim, pend_kind, pend_n, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
+                skips = (not _IS_ATTACK[pend_kind] or pend_stacked <= 1 or st_final_skips) and not pend_noskip
                 pend_kind = -1
                 pend_n = 0
                 pend_stacked = 0
@@ -746,7 +840,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 rk = rankt[cc]
                 ok = 0
                 if col == BLACK:
-                    if rk == WD4:
+                    if _IS_WDRAW[rk]:
                         ok = 3  # decided after the scan
                         n_wd4 += 1
                     else:
@@ -754,11 +848,13 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 elif col == cur:
                     ok = 1
                     guilty = True
+                elif cur < 0:
+                    ok = 1
                 elif rk == top_rank and (rk <= 9 or by_symbol):
                     ok = 1
                     if restriction == 1:
                         guilty = True
-                elif any_action and rk > 9 and top_rank > 9 and top_rank != WILD and top_rank != WD4:
+                elif any_action and rk > 9 and top_rank > 9 and colt[top] != BLACK:
                     ok = 1
                 lg[i] = ok
                 if ok == 1:
@@ -818,13 +914,13 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         col = colt[play_c]
         prev_color = cur
         was_guilty = False
-        if rk == WD4:
+        if _IS_WDRAW[rk]:
             was_guilty = _is_wd4_guilty(actor, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
         _remove_at(actor, play_i, hand, hlen)
         disc[st[ST_DISC_N]] = play_c
         st[ST_DISC_N] += 1
         if col == BLACK:
-            if rk == WD4 and st_color_first and pend_kind == WD4 and mode == 1:
+            if _IS_WDRAW[rk] and st_color_first and pend_kind >= 0 and _IS_WDRAW[pend_kind] and mode == 1:
                 pass  # the first Wild Draw Four of the stack named the colour
             elif color_rotation:
                 cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
@@ -840,16 +936,24 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         if hlen[actor] == 0:
             # ---- a hand emptied (RULES.md 1.14): a final draw card still hits the next player ----
             nx = _nxt(actor, d, n, active)
-            if (rk == DRAW2 or rk == WD4) and not (play_to_last or seven_rounds):
-                amount = pend_n + (2 if rk == DRAW2 else 4) if mode != 2 else 2
-                if rk == WD4 and challenge_on and ch_last_card and \
+            if rk == FLIP and flip_last_exec:
+                _flip_nb(pile, disc, st)
+                side = 1 - side
+                colt = fcol[side]
+                rankt = frank[side]
+                res[RES_FLIPS] += 1
+            if _IS_ATTACK[rk] and not (play_to_last or seven_rounds):
+                amount = pend_n + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
+                if _IS_WDRAW[rk] and challenge_on and ch_last_card and \
                         _wants_challenge(nx, pol, pp, rng, script, st):
                     res[RES_CHALLENGES] += 1
                     if logon:
                         _log(log, st, EV_CHALLENGE, nx, -1, 1 if was_guilty else 0, actor)
+                    g_draw, i_extra = _challenge_terms(rk, ch_guilty_draw, ch_innocent_draw,
+                                                       wd2_guilty, wd2_innocent, wdc_extra)
                     if was_guilty:
-                        give_cards_nb(actor, max(ch_guilty_draw, amount), hand, hlen, pile, disc, st,
-                                      rng, log, EV_PENALTY)
+                        _penalty(actor, rk, max(g_draw, amount), cur, side, hand, hlen, fcol, pile, disc,
+                                 st, rng, log)
                         if ch_guilty_card == 1:
                             dn = st[ST_DISC_N] - 1
                             hand[actor, hlen[actor]] = disc[dn]
@@ -864,8 +968,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         p = nx if ch_success_plays else _nxt(nx, d, n, active)
                         just_played = False
                         continue
-                    amount += ch_innocent_draw - 4
-                give_cards_nb(nx, amount, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                    amount += i_extra
+                _penalty(nx, rk, amount, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
             if seven_rounds:
                 # uno_seven_rounds (RULES.md 4.15): refill 6, 5, ... 1; the seventh emptying wins
                 active[2 * n + actor] += 1
@@ -945,22 +1049,45 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 p = _nxt(actor, d, n, active)
                 if rev_single:
                     revert_dir = not revert_dir
-        elif rk == DRAW2 or rk == WD4:
+        elif rk == SKIP_ALL:
+            # Skip Everyone (RULES.md 2.6): every other player loses the turn; the player goes again
+            if logon:
+                q = _nxt(actor, d, n, active)
+                while q != actor:
+                    _log(log, st, EV_SKIPPED, q, -1, 0, 0)
+                    q = _nxt(q, d, n, active)
+            p = actor
+        elif rk == FLIP:
+            # RULES.md 2.8: no turn effect; the revealed top face sets colour and symbol only
+            _flip_nb(pile, disc, st)
+            side = 1 - side
+            colt = fcol[side]
+            rankt = frank[side]
+            res[RES_FLIPS] += 1
+            ntop = disc[st[ST_DISC_N] - 1]
+            cur = colt[ntop]
+            if cur == BLACK:
+                # flip_revealed_black_color: the Flip player names it, or (-1) anything may follow
+                cur = -1 if flip_free else _choose_color(actor, pol, side, hand, hlen, fcol, rng, script, st)
+            if logon:
+                _log(log, st, EV_FLIP, actor, ntop, cur, side)
+            p = _nxt(actor, d, n, active)
+        elif _IS_ATTACK[rk]:
             if mode == 2:
                 pend_n = 2  # deflection: effects do not add up (RULES.md 4.7, 4.8)
                 pend_stacked = 1
                 rk = DRAW2
-            elif (mode == 1 or mode == 5) and (pend_kind == DRAW2 or pend_kind == WD4):
+            elif (mode == 1 or mode == 5) and pend_kind >= 0 and _DRAW_N[pend_kind] > 0:
                 pend_stacked += 1
-                pend_n += 2 if rk == DRAW2 else 4
+                pend_n += _DRAW_N[rk]
                 if logon:
                     _log(log, st, EV_STACK, actor, play_c, pend_n, 0)
             else:
                 pend_stacked = 1
-                pend_n += 2 if rk == DRAW2 else 4
+                pend_n += _DRAW_N[rk]
             pend_kind = rk
             pend_from = actor
-            if rk == WD4:
+            if _IS_WDRAW[rk]:
                 pend_guilty = was_guilty
                 pend_prev_color = prev_color
             if pend_stacked > res[RES_STACK_MAX]:
@@ -1039,14 +1166,14 @@ def _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, a
     col = fcol[side, c]
     rk = frank[side, c]
     if col == BLACK:
-        if rk == WD4:
+        if _IS_WDRAW[rk]:
             return not _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
         return True
-    if col == cur:
+    if col == cur or cur < 0:
         return True
     if rk == top_rank and (rk <= 9 or by_symbol):
         return True
-    if any_action and rk > 9 and top_rank > 9 and top_rank != WILD and top_rank != WD4:
+    if any_action and rk > 9 and top_rank > 9 and top_rank != WILD and not _IS_WDRAW[top_rank]:
         return True
     return False
 
@@ -1133,74 +1260,6 @@ def _wants_challenge(p, pol, pp, rng, script, st):
 
 
 @njit(cache=True, _nrt=False)
-def _stack_choice(p, pend_kind, cur, side, pol, hand, hlen, fcol, frank, st_d2, st_wd4, st_mixed,
-                  rng, script, st):
-    """Index of the card p stacks on the pending Draw Two / Wild Draw Four, or -1 to take it.
-
-    random: uniform over 'take' and every stackable card instance.  greedy: always stacks,
-    a Draw Two before a Wild Draw Four.  Wild Draw Four keeps its colour restriction inside a stack.
-    """
-    cnt = 0
-    d2_i = -1
-    wd4_i = -1
-    for i in range(hlen[p]):
-        c = hand[p, i]
-        rk = frank[side, c]
-        ok = False
-        if rk == DRAW2:
-            if pend_kind == DRAW2:
-                ok = st_d2
-            else:
-                ok = st_mixed and fcol[side, c] == cur
-        elif rk == WD4:
-            if pend_kind == WD4:
-                ok = st_wd4
-            else:
-                ok = st_mixed
-            if ok:
-                ok = not _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, -1, 0)
-        if ok:
-            cnt += 1
-            if rk == DRAW2 and d2_i < 0:
-                d2_i = i
-            if rk == WD4 and wd4_i < 0:
-                wd4_i = i
-    kind = pol[p]
-    if kind == POL_SCRIPTED:
-        v = _script_next(script, st)
-        if v < 0:
-            return -1
-        i = _find_kind(p, v, side, hand, hlen, fcol, frank)
-        if i < 0 or (frank[side, hand[p, i]] != DRAW2 and frank[side, hand[p, i]] != WD4):
-            st[ST_ERR] = 1
-            return -1
-        return i
-    if cnt == 0:
-        return -1
-    if kind == POL_GREEDY:
-        return d2_i if d2_i >= 0 else wd4_i
-    k = randint_nb(rng, cnt + 1)
-    if k == cnt:
-        return -1
-    # second pass in the same order as the count
-    for i in range(hlen[p]):
-        c = hand[p, i]
-        rk = frank[side, c]
-        ok = False
-        if rk == DRAW2:
-            ok = st_d2 if pend_kind == DRAW2 else (st_mixed and fcol[side, c] == cur)
-        elif rk == WD4:
-            ok = st_wd4 if pend_kind == WD4 else st_mixed
-            if ok:
-                ok = not _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, -1, 0)
-        if ok:
-            if k == 0:
-                return i
-            k -= 1
-    return -1
-
-
-@njit(cache=True, _nrt=False)
 def _match_choice(q, want_rank, want_col, side, pol, hand, hlen, fcol, frank, rng, script, st):
     """Index of a card of exactly (want_col, want_rank) that q plays out of turn, or -1.
 
@@ -1250,20 +1309,24 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
     Draw Two), 512 bounce needs the matching colour."""
     rk = frank[side, c]
     col = fcol[side, c]
-    if rk == DRAW2:
-        if pend_kind == DRAW2:
+    pend_colored_draw = pend_kind >= 0 and _DRAW_N[pend_kind] > 0 and not _IS_WDRAW[pend_kind]
+    pend_wild_draw = pend_kind >= 0 and _IS_WDRAW[pend_kind]
+    if _DRAW_N[rk] > 0 and col != BLACK:
+        # a coloured draw card (Draw Two; Flip's Draw One / Draw Five; Harry Potter's Draw Three)
+        if pend_kind == rk:
             if (flags & 3) == 3:
                 return 4
             if flags & 32:
                 return 2
-        elif pend_kind == WD4 and col == cur:
+        elif pend_wild_draw and col == cur:
             if (flags & 9) == 9:
                 return 4
-            if flags & 64:
+            if flags & 64 and rk == DRAW2:
                 return 2
         return 0
-    if rk == WD4:
-        if flags & 1 and ((pend_kind == WD4 and flags & 4) or (pend_kind == DRAW2 and flags & 8)):
+    if _IS_WDRAW[rk]:
+        if rk != WILD_DRAW_COLOR and flags & 1 and \
+                ((pend_kind == rk and flags & 4) or (pend_colored_draw and flags & 8)):
             if not _is_wd4_guilty(q, side, hand, hlen, fcol, frank, cur, -1, 0):
                 return 3
         return 0
@@ -1272,7 +1335,7 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
             return 2
         return 0
     if rk == REVERSE and flags & 128:
-        if pend_kind == DRAW2 or (flags & 256 and (pend_kind == SKIP or pend_kind == WD4)):
+        if pend_colored_draw or (flags & 256 and (pend_kind == SKIP or pend_wild_draw)):
             if not (flags & 512) or col == cur:
                 return 1
     return 0
@@ -1381,6 +1444,32 @@ def seat_points_nb(s, side, hand, hlen, frank, fpts, z50):
 # pool with the GIL released)
 # ================================================================================================
 _SEAT_SALT = np.uint64(0x5EA7C0DE5EA7C0DE)
+_PAIR_SALT = np.uint64(0xF11BF11BF11BF11B)
+
+
+@njit(cache=True, _nrt=False)
+def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
+    """UNO Flip random_bijection (RULES.md 2.3): copy the tables and give game g its own uniformly
+    random pairing of light faces (side 0) with dark faces (side 1), from its own stream."""
+    nc = fcol.shape[1]
+    for side in range(2):
+        for c in range(nc):
+            gcol[side, c] = fcol[side, c]
+            grank[side, c] = frank[side, c]
+            gpts[side, c] = fpts[side, c]
+    h = game_seed_nb(seed ^ _PAIR_SALT, np.uint64(g))
+    for i in range(nc - 1, 0, -1):
+        h = mix64_nb(h + _GOLDEN)
+        j = np.int64(((h >> _S32) * np.uint64(i + 1)) >> _S32)
+        t = gcol[1, i]
+        gcol[1, i] = gcol[1, j]
+        gcol[1, j] = t
+        t = grank[1, i]
+        grank[1, i] = grank[1, j]
+        grank[1, j] = t
+        t = gpts[1, i]
+        gpts[1, i] = gpts[1, j]
+        gpts[1, j] = t
 
 
 @njit(cache=True, _nrt=False)
@@ -1409,7 +1498,7 @@ def seat_map_nb(seating, g, seed, n, pol, pp, seatmap, polg, ppg):
 
 
 @njit(cache=True, nogil=True)
-def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, seating,
+def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, seating, pairing,
                   o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra, o_wpol):
     """Play rounds with global indices game0 .. game0+ngames-1 into the output arrays (row 0 = game0).
 
@@ -1435,14 +1524,19 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     polg = pol.copy()
     ppg = pp.copy()
     z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
+    gcol = fcol.copy()
+    grank = frank.copy()
+    gpts = fpts.copy()
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
             seat_map_nb(seating, gi, seed, n, pol, pp, seatmap, polg, ppg)
+        if pairing != 0:
+            pair_faces_nb(gi, seed, fcol, frank, fpts, gcol, grank, gpts)
         rng[0] = game_seed_nb(seed, np.uint64(gi))
         for s in range(n):
             active[3 * n + s] = 1
-        w = play_round_nb(n, n - 1, -1, order, fcol, frank, fpts, ri, rf, polg, ppg, script,
+        w = play_round_nb(n, n - 1, -1, order, gcol, grank, gpts, ri, rf, polg, ppg, script,
                           hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
         o_winner[g] = w
         o_wpol[g] = -1 if w < 0 else (seatmap[w] if seating != 0 else w)
@@ -1452,7 +1546,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
         o_end[g] = res[RES_END]
         o_reshuf[g] = res[RES_RESHUF]
         for s in range(n):
-            o_hpts[g, s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, frank, fpts, z50)
+            o_hpts[g, s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, grank, gpts, z50)
         for k in range(o_extra.shape[1]):
             o_extra[g, k] = res[RES_CHALLENGES + k]
 
@@ -1478,7 +1572,7 @@ MEND_ROUND_CAP = 1
 
 
 @njit(cache=True, nogil=True)
-def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, pp, mi,
+def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, pp, mi, pairing,
                         o_winner, o_rounds, o_end, o_scores, o_rwins, o_seatmap, o_turns,
                         r_offset, r_out):
     """Play full matches m0 .. m0+nmatches-1 (rounds until the scoring mode ends the match).
@@ -1515,9 +1609,15 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     fixed_rounds = mi[MI_ROUNDS]
     per_partner = mi[MI_PER_PARTNER]
     write_rounds = r_out.shape[0] > 0
+    gcol = fcol.copy()
+    grank = frank.copy()
+    gpts = fpts.copy()
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
+        if pairing != 0:
+            # physical cards do not change within a game: one pairing per match
+            pair_faces_nb(m, seed, fcol, frank, fpts, gcol, grank, gpts)
         for s in range(n):
             scores[s] = 0
             o_rwins[g, s] = 0
@@ -1531,7 +1631,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
         ro = r_offset[g] if write_rounds else 0
         while rounds < max_rounds:
             rng[0] = game_seed_nb(seed, np.uint64(m * 65536 + rounds))
-            w = play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, polg, ppg, script,
+            w = play_round_nb(n, dealer, first, order, gcol, grank, gpts, ri, rf, polg, ppg, script,
                               hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
             if write_rounds:
                 r_out[ro, 0] = m
@@ -1545,7 +1645,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
             rounds += 1
             turns += res[RES_TURNS]
             for s in range(n):
-                pts[s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, frank, fpts, z50) \
+                pts[s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, grank, gpts, z50) \
                     if active[3 * n + s] else 0
             if w >= 0:
                 o_rwins[g, w] += 1

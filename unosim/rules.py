@@ -798,6 +798,9 @@ ENGINE_SUPPORTED: set[str] = {
     "swap_on_five", "uno_to_center", "wild_color_rotation", "play_to_last", "uno_seven_rounds",
     "zero_worth_50", "reverse_single_turn", "skip_extra_turn", "penalty_illegal_play", "penalty_hint",
     "penalty_general_mistake", "speed_round_n_round", "dup_must_play_found",
+    # UNO Flip options (RULES.md §2)
+    "flip_revealed_black_color", "flip_start_flip", "flip_last_card_executes", "flip_wd2_guilty_draw",
+    "flip_wd2_innocent_draw", "flip_wdc_innocent_extra",
     # classic / base options (RULES.md §1)
     "hand_size", "turn_cap", "start_reverse_first", "start_wild", "start_wd4", "start_replace_any_special",
     "start_return_method", "match_action_by_symbol", "action_on_any_action", "drawn_card_play",

@@ -42,25 +42,34 @@ from .rules import RuleSet, parse_rules
 _COLORS = {"r": E.RED, "red": E.RED, "y": E.YELLOW, "yellow": E.YELLOW, "g": E.GREEN, "green": E.GREEN,
            "b": E.BLUE, "blue": E.BLUE}
 _RANKS = {"skip": E.SKIP, "s": E.SKIP, "reverse": E.REVERSE, "rev": E.REVERSE, "r": E.REVERSE,
-          "+2": E.DRAW2, "draw2": E.DRAW2, "d2": E.DRAW2, "drawtwo": E.DRAW2}
-_BLACK = {"wild": E.WILD, "w": E.WILD, "wd4": E.WD4, "+4": E.WD4, "wilddraw4": E.WD4, "wilddrawfour": E.WD4}
+          "+2": E.DRAW2, "draw2": E.DRAW2, "d2": E.DRAW2, "drawtwo": E.DRAW2,
+          # UNO Flip (light and dark faces)
+          "+1": E.DRAW1, "draw1": E.DRAW1, "flip": E.FLIP, "+5": E.DRAW5, "draw5": E.DRAW5,
+          "skipall": E.SKIP_ALL, "skipeveryone": E.SKIP_ALL}
+_BLACK = {"wild": E.WILD, "w": E.WILD, "wd4": E.WD4, "+4": E.WD4, "wilddraw4": E.WD4, "wilddrawfour": E.WD4,
+          "wd2": E.WILD_DRAW2, "wilddraw2": E.WILD_DRAW2, "wdc": E.WILD_DRAW_COLOR,
+          "wilddrawcolor": E.WILD_DRAW_COLOR}
+_DARK = {"pink": E.RED, "teal": E.YELLOW, "orange": E.GREEN, "purple": E.BLUE}
 _WORDS = {"draw": -1, "take": -1, "none": -1, "no": 0, "keep": 0, "accept": 0, "play": 1,
           "challenge": 1, "yes": 1}
 
 
 def parse_kind(name: str) -> tuple[int, int]:
-    """(colour, rank) of a card name."""
+    """(colour, rank) of a card name (UNO Flip: the light face, or a dark face named with a dark colour,
+    pink/teal/orange/purple, which scripts use once the game is on the dark side)."""
     t = re.sub(r"[\s_-]", "", name.lower())
     if t in _BLACK:
         return E.BLACK, _BLACK[t]
-    for cname in sorted(_COLORS, key=len, reverse=True):
+    colors = {**_COLORS, **_DARK}
+    for cname in sorted(colors, key=len, reverse=True):
         if t.startswith(cname):
             rest = t[len(cname):]
             if rest.isdigit() and len(rest) == 1:
-                return _COLORS[cname], int(rest)
+                return colors[cname], int(rest)
             if rest in _RANKS:
-                return _COLORS[cname], _RANKS[rest]
-    raise ValueError(f"unknown card {name!r}; accepted: e.g. r5, g+2, bskip, yrev, wild, wd4")
+                return colors[cname], _RANKS[rest]
+    raise ValueError(f"unknown card {name!r}; accepted: e.g. r5, g+2, bskip, yrev, wild, wd4, "
+                     "r+1, bflip, wd2 (Flip light), pink5, teal+5, orangeskipall, wdc (Flip dark)")
 
 
 def kind_code(name: str) -> int:
@@ -78,6 +87,8 @@ def script_value(item: Any) -> int:
         return _WORDS[t]
     if t in _COLORS and len(t) > 1:
         return _COLORS[t]
+    if t in _DARK:
+        return _DARK[t]
     return kind_code(t)
 
 
@@ -139,10 +150,12 @@ class Game:
 
     @property
     def color(self) -> str:
-        return E.COLOR_NAMES[self.res["color"]]
+        names = E.DARK_COLOR_NAMES if self.deck.two_sided and self.res["side"] == 1 else E.COLOR_NAMES
+        return names[self.res["color"]] if self.res["color"] >= 0 else "any"
 
     def hand_points(self, seat: int) -> int:
-        return int(sum(self.deck.face_points[0, c] for c in self.hand_ids[seat]))
+        """Points left in a hand, on the side the round ended on (plain face values)."""
+        return int(sum(self.deck.face_points[self.res["side"], c] for c in self.hand_ids[seat]))
 
     def kinds(self, name: str) -> list[dict[str, Any]]:
         """Events of one kind (``"play"``, ``"draw"``, ``"penalty"``, ``"skipped"`` ...)."""
@@ -175,6 +188,11 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     specs = parse_policies(policies, n, allow_scripted=True)
     pol, pp = pack_policies(specs)
     ri, rf = rs.pack()
+    fcol, frank, fpts = dk.face_color, dk.face_rank, dk.face_points
+    if dk.random_pairing:
+        fcol, frank, fpts = fcol.copy(), frank.copy(), fpts.copy()
+        nb.pair_faces_nb(seed, np.uint64(0), dk.face_color, dk.face_rank, dk.face_points, fcol, frank, fpts)
+        dk = Deck(dk.name, fcol, frank, fpts, True)
     sc = np.array([script_value(x) for x in script], np.int64)
     nc = dk.size
     hand = np.zeros((n, nc), np.int64)
@@ -185,23 +203,27 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     rng = np.array([nb.game_seed_nb(np.uint64(0), np.uint64(seed))], np.uint64)
     log = np.zeros((max_events, 5), np.int64)
     res = np.zeros(nb.NRES, np.int64)
-    nb.play_round_nb(n, n - 1 if dealer is None else dealer, -1, order, dk.face_color, dk.face_rank,
-                     dk.face_points, ri, rf, pol, pp, sc, hand, hlen, pile_a, disc,
+    nb.play_round_nb(n, n - 1 if dealer is None else dealer, -1, order, fcol, frank, fpts, ri, rf, pol, pp, sc,
+                     hand, hlen, pile_a, disc,
                      np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.ones(4 * n, np.int64), st, rng, log, res)
     nlog = min(int(st[nb.ST_LOG_N]), max_events)
     events = []
+    def name(c: int) -> str:
+        return f"{card_name(dk, c, 0)} / {card_name(dk, c, 1)}" if dk.two_sided else card_name(dk, c)
+
     for kind, seat, card, a1, a2 in log[:nlog].tolist():
         events.append({"event": E.EV_NAMES[kind], "seat": seat,
-                       "card": card_name(dk, card) if card >= 0 else None, "a1": a1, "a2": a2})
+                       "card": name(card) if card >= 0 else None, "a1": a1, "a2": a2})
+    side = int(res[nb.RES_SIDE])
     hand_ids = [hand[s, : hlen[s]].tolist() for s in range(n)]
     pile_ids = pile_a[: st[nb.ST_PILE_N]][::-1].tolist()
     disc_ids = disc[: st[nb.ST_DISC_N]].tolist()
     return Game(
         deck=dk,
         res={k: int(res[i]) for k, i in _RES_NAMES.items()},
-        hands=[[card_name(dk, c) for c in h] for h in hand_ids],
-        pile=[card_name(dk, c) for c in pile_ids],
-        discard=[card_name(dk, c) for c in disc_ids],
+        hands=[[card_name(dk, c, side) for c in h] for h in hand_ids],
+        pile=[card_name(dk, c, side) for c in pile_ids],
+        discard=[card_name(dk, c, side) for c in disc_ids],
         events=events,
         hand_ids=hand_ids,
         pile_ids=pile_ids,
