@@ -194,7 +194,7 @@ ALIASES: dict[str, tuple[str, str]] = {
 
 
 def _all_names() -> list[str]:
-    return list(_PRESETS) + ["flip"] + list(ALIASES)
+    return list(_PRESETS) + ["flip", "harry_potter", "hp", "bts"] + list(ALIASES)
 
 
 def _accepted_names() -> str:
@@ -304,6 +304,33 @@ def flip_deck(pairing: str = "random", pairing_seed: int = 0) -> Deck:
     return Deck(name, col, rank, pts, True, random_pairing=pairing == "random")
 
 
+def harry_potter_deck() -> Deck:
+    """Harry Potter UNO (RULES.md 3.3) with the placeholder composition RULES.md marks ``hp_deck``
+    (the sources do not give it): the classic 108 with the 8 Draw Two replaced by 8 Draw Three, plus
+    1 Howler and 1 Invisibility Wild (110 cards).  Draw Three: next player draws 3 and loses the
+    turn; Howler: played like a Wild, the next player shows their hand (public information) and
+    loses the turn; Invisibility Wild: a Wild that its holder may also play at once to cancel a
+    Skip, Draw Three, Wild Draw Four or Howler aimed at them (``hp_invis_blocks``), naming a colour;
+    play continues after the holder.  Draw Three, Reverse, Skip 20; Wild, Wild Draw Four, Howler,
+    Invisibility Wild 50.  Starting Wild Draw Four, Howler or Invisibility Wild go back."""
+    kinds = [(c, E.DRAW3 if r == E.DRAW2 else r) for c, r in classic_kinds()]
+    kinds += [(E.BLACK, E.HOWLER), (E.BLACK, E.INVIS_WILD)]
+    pts = [k_rank if k_rank <= 9 else (50 if k_col == E.BLACK else 20) for k_col, k_rank in kinds]
+    return _from_kinds("harry_potter", kinds, pts)
+
+
+def bts_deck() -> Deck:
+    """UNO BTS (RULES.md 3.2): the classic 108 plus 4 Dancing Wild (112).  A Dancing Wild is a Wild,
+    and the next player dances (probability ``p_dance``, default 0) or draws 3; they keep their turn
+    unless ``dancing_wild_target_skips``.  Dancing Wild scores 50."""
+    kinds = classic_kinds() + [(E.BLACK, E.DANCING_WILD)] * 4
+    pts = [k_rank if k_rank <= 9 else (50 if k_col == E.BLACK else 20) for k_col, k_rank in kinds]
+    return _from_kinds("bts", kinds, pts)
+
+
+_THEMED = {"harry_potter": harry_potter_deck, "hp": harry_potter_deck, "bts": bts_deck}
+
+
 def _flip_from_spec(spec: str, body: str) -> Deck:
     kw: dict[str, Any] = {}
     for item in filter(None, (x.strip() for x in body.split(","))):
@@ -343,6 +370,10 @@ def get_deck(spec: str | Deck) -> Deck:
     key = m.group(1).lower()
     if key == "flip":
         return _flip_from_spec(spec, m.group(2) or "")
+    if key in _THEMED:
+        if m.group(2) and m.group(2).strip():
+            raise ValueError(f"deck {key!r} takes no parameters, got {spec!r}; accepted: {key}")
+        return _THEMED[key]()
     if key not in _PRESETS and key not in ALIASES:
         raise ValueError(f"unknown deck {m.group(1)!r}{_suggest(key, _all_names())}; "
                          f"accepted: {_accepted_names()}")
@@ -502,6 +533,9 @@ def available_decks() -> str:
     lines.append("    e.g. classic(copies=2) = 216 cards; classic(copies=2,no_wilds); classic(no_wd4)")
     lines.append("  flip           UNO Flip, 112 two-sided cards (RULES.md 2); flip(pairing=random|fixed|table,"
                  "pairing_seed=N): which light face backs which dark face (random per game by default)")
+    lines.append("  harry_potter   Harry Potter UNO (RULES.md 3.3; placeholder composition: Draw Three for Draw Two, "
+                 "+1 Howler, +1 Invisibility Wild = 110 cards); alias hp")
+    lines.append("  bts            UNO BTS (RULES.md 3.2): classic + 4 Dancing Wild = 112 cards")
     lines.append("  aliases of classic (themed products that play as classic):")
     for name, (sec, why) in ALIASES.items():
         lines.append(f"    {name:<12} {sec}: {why}")

@@ -71,6 +71,7 @@ _DRAW_N[DRAW1] = 1
 _DRAW_N[DRAW5] = 5
 _DRAW_N[WILD_DRAW2] = 2
 _DRAW_N[DRAW3] = 3
+_DRAW_N[DANCING_WILD] = 3  # UNO BTS: the target dances (p_dance) or draws 3
 # restricted wild draws: legal only without a card of the current colour; challengeable
 _IS_WDRAW = np.zeros(NRANKS, np.bool_)
 _IS_WDRAW[WD4] = True
@@ -78,7 +79,7 @@ _IS_WDRAW[WILD_DRAW2] = True
 _IS_WDRAW[WILD_DRAW_COLOR] = True
 # attacks that hit the next player with a draw
 _IS_ATTACK = np.zeros(NRANKS, np.bool_)
-for _r in (DRAW2, WD4, DRAW1, DRAW5, WILD_DRAW2, WILD_DRAW_COLOR, DRAW3):
+for _r in (DRAW2, WD4, DRAW1, DRAW5, WILD_DRAW2, WILD_DRAW_COLOR, DRAW3, DANCING_WILD):
     _IS_ATTACK[_r] = True
 
 # wild_color_rotation (RULES.md 4.13): clockwise red -> blue -> green -> yellow -> red
@@ -477,6 +478,22 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     wdc_extra = ri[RI_FLIP_WDC_INNOCENT_EXTRA]
     flip_last_exec = ri[RI_FLIP_LAST_CARD_EXECUTES] != 0
     flip_free = ri[RI_FLIP_REVEALED_BLACK_COLOR] == 1
+    p_dance = rf[RF_P_DANCE]
+    dance_skips = ri[RI_BTS_DANCING_TARGET_SKIPS] != 0
+    speed_no_skip = ri[RI_SPEED_DRAW_NO_SKIP] != 0
+    no_wd4_out = ri[RI_SPEED_NO_WD4_OUT] != 0
+    if ri[RI_SPEED_EXACT_MATCH] != 0:
+        # Speed Uno exact match (RULES.md 4.18) is jump-in with its own wild rule; draw cards are matched
+        # only under Double-Double, where they add up
+        jump_in = True
+        jump_wild = ri[RI_SPEED_EXACT_MATCH_WILDS] != 1
+        jump_wd4 = ri[RI_SPEED_EXACT_MATCH_WILDS] == 2
+        jump_accumulate = True
+    exact_draws = ri[RI_SPEED_EXACT_MATCH] == 0 or ri[RI_SPEED_DOUBLE_DOUBLE] != 0
+    if ri[RI_SPEED_DROP] != 0:
+        # Speed Uno drop: the player may lay further identical cards at once (successive exact matches)
+        double_jump = True
+        p_self_jump = 1.0
     uno_pen = ri[RI_UNO_PENALTY]
     p_forget = rf[RF_UNO_FORGET_PROB]
     p_catch = rf[RF_UNO_CATCH_PROB]
@@ -534,6 +551,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         resp_flags |= 64
     if ri[RI_REVERSE_BOUNCE] != 0:
         resp_flags |= 128 | (256 if ri[RI_RB_SCOPE] == 0 else 0) | (512 if ri[RI_RB_REQUIRES_COLOR] != 0 else 0)
+    if ri[RI_HP_INVIS_BLOCKS] != 0:
+        resp_flags |= 1024
 
     # active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands emptied,
     # active[3n:4n] seated in the match (input)
@@ -582,7 +601,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         c = pile[k]
         r = rankt[c]
         bad = (_IS_WDRAW[r] and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9) \
-            or (r == FLIP and flip_start_redraw)
+            or (r == FLIP and flip_start_redraw) or r == HOWLER or r == INVIS_WILD
         if not bad or k == 0:
             st[ST_PILE_N] = k
             break
@@ -649,11 +668,12 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     end = END_WIN
     just_played = False
     last_actor = -1
-    no_response = True   # RULES.md 1.5: the starting card's effect simply happens (no stack/deflect)
+    no_response = pend_kind >= 0  # RULES.md 1.5: a starting card's attack simply happens (no answer)
     pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
     cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
     stack_count = 0
     revert_dir = False   # reverse_single_turn: direction returns after one turn
+    color_turn = False   # speed_draw_no_skip: this turn must match the colour (or be black)
     while True:
         if st[ST_ERR] != 0:
             end = END_SCRIPT
@@ -673,7 +693,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         # ---- jump-in window (RULES.md 4.1, 4.2): identical card, out of turn -------------------
         if jump_in and just_played and not cont_stack:
             top_col = colt[top]
-            can_jump = (top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)
+            can_jump = ((top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)) \
+                and (exact_draws or _DRAW_N[top_rank] == 0)
             if can_jump:
                 jw = -1
                 ji = -1
@@ -785,7 +806,12 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     play_i = si
                     play_c = hand[victim, si]
                     rr = rankt[play_c]
-                    if rr == REVERSE:
+                    if rr == INVIS_WILD:
+                        mode = 6  # Harry Potter: the attack is cancelled
+                        pend_kind = -1
+                        pend_n = 0
+                        pend_stacked = 0
+                    elif rr == REVERSE:
                         mode = 3
                     elif rr == SKIP:
                         mode = 2
@@ -798,8 +824,15 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             no_response = False
             if not done:
                 # the attack resolves: draw and lose the turn
-                _penalty(victim, pend_kind, pend_n, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
                 skips = (not _IS_ATTACK[pend_kind] or pend_stacked <= 1 or st_final_skips) and not pend_noskip
+                if pend_kind == DANCING_WILD:
+                    skips = dance_skips
+                    if p_dance > 0.0 and rand01_nb(rng) < p_dance:
+                        pend_n = 0  # the target dances instead of drawing 3
+                elif speed_no_skip and _IS_ATTACK[pend_kind]:
+                    skips = False  # Speed Uno: draw, then take the turn (colour or wild only)
+                    color_turn = True
+                _penalty(victim, pend_kind, pend_n, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
                 pend_kind = -1
                 pend_n = 0
                 pend_stacked = 0
@@ -859,6 +892,16 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 lg[i] = ok
                 if ok == 1:
                     nlegal += 1
+            if color_turn or no_wd4_out:
+                for i in range(hl):
+                    cc = hand[p, i]
+                    if lg[i] == 1 and color_turn and colt[cc] != BLACK and colt[cc] != cur and cur >= 0:
+                        lg[i] = 0
+                        nlegal -= 1
+                    elif no_wd4_out and hl == 1 and lg[i] != 0 and rankt[cc] == WD4:
+                        if lg[i] == 1:
+                            nlegal -= 1
+                        lg[i] = 0  # Speed Uno: no going out on a Wild Draw Four
             if n_wd4 > 0:
                 wd4_ok = restriction == 2 or not guilty
                 for i in range(hl):
@@ -870,6 +913,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                             lg[i] = 2
             choice = _play_choice(p, pol, pp, hl, nlegal, n_wd4, guilty, bluff_ok, lg, cur, side,
                                   hand, fcol, frank, fpts, rng, script, st)
+            if st[ST_ERR] != 0:
+                continue  # an illegal or missing scripted move ends the round before anything happens
+            ct = color_turn
+            color_turn = False
             if choice < 0 and nlegal > 0 and not voluntary and pol[p] == POL_SCRIPTED:
                 st[ST_ERR] = 1  # voluntary_draw=false: no drawing while holding a legal card
             if choice >= 0:
@@ -891,9 +938,11 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         _log(log, st, EV_DRAW, p, c, 0, 0)
                     playable = _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank,
                                            by_symbol, any_action, restriction)
-                    if playable or not dup:
+                    if ct and colt[c] != BLACK and colt[c] != cur:
+                        playable = False
+                    if playable or not (dup or ct):
                         break
-                if playable and (drawn_forced or (dup and dup_must) or
+                if playable and (drawn_forced or ((dup or ct) and dup_must) or
                                  _play_drawn(p, pol, rng, script, st)):
                     actor = p
                     play_i = hlen[p] - 1
@@ -969,6 +1018,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         just_played = False
                         continue
                     amount += i_extra
+                if rk == DANCING_WILD and p_dance > 0.0 and rand01_nb(rng) < p_dance:
+                    amount = 0
                 _penalty(nx, rk, amount, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
             if seven_rounds:
                 # uno_seven_rounds (RULES.md 4.15): refill 6, 5, ... 1; the seventh emptying wins
@@ -1049,6 +1100,12 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 p = _nxt(actor, d, n, active)
                 if rev_single:
                     revert_dir = not revert_dir
+        elif rk == HOWLER:
+            # Harry Potter: the next player shows their hand (public information) and loses the turn
+            pend_kind = HOWLER
+            pend_n = 0
+            pend_from = actor
+            p = _nxt(actor, d, n, active)
         elif rk == SKIP_ALL:
             # Skip Everyone (RULES.md 2.6): every other player loses the turn; the player goes again
             if logon:
@@ -1309,7 +1366,8 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
     Draw Two), 512 bounce needs the matching colour."""
     rk = frank[side, c]
     col = fcol[side, c]
-    pend_colored_draw = pend_kind >= 0 and _DRAW_N[pend_kind] > 0 and not _IS_WDRAW[pend_kind]
+    pend_colored_draw = pend_kind >= 0 and _DRAW_N[pend_kind] > 0 and not _IS_WDRAW[pend_kind] \
+        and pend_kind != DANCING_WILD
     pend_wild_draw = pend_kind >= 0 and _IS_WDRAW[pend_kind]
     if _DRAW_N[rk] > 0 and col != BLACK:
         # a coloured draw card (Draw Two; Flip's Draw One / Draw Five; Harry Potter's Draw Three)
@@ -1332,6 +1390,11 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
         return 0
     if rk == SKIP:
         if pend_kind == SKIP and flags & 16 and col == top_col:
+            return 2
+        return 0
+    if rk == INVIS_WILD:
+        # Harry Potter (RULES.md 3.3, placeholder): cancels a Skip, Draw Three, Wild Draw Four or Howler
+        if flags & 1024 and (pend_kind == SKIP or pend_kind == DRAW3 or pend_kind == WD4 or pend_kind == HOWLER):
             return 2
         return 0
     if rk == REVERSE and flags & 128:

@@ -801,6 +801,9 @@ ENGINE_SUPPORTED: set[str] = {
     # UNO Flip options (RULES.md §2)
     "flip_revealed_black_color", "flip_start_flip", "flip_last_card_executes", "flip_wd2_guilty_draw",
     "flip_wd2_innocent_draw", "flip_wdc_innocent_extra",
+    # Harry Potter and UNO BTS (RULES.md §3.2, §3.3), Speed Uno (§4.18)
+    "hp_invis_blocks", "dancing_wild_target_skips", "p_dance",
+    "speed_draw_no_skip", "speed_no_wd4_out", "speed_exact_match", "speed_double_double", "speed_drop",
     # classic / base options (RULES.md §1)
     "hand_size", "turn_cap", "start_reverse_first", "start_wild", "start_wd4", "start_replace_any_special",
     "start_return_method", "match_action_by_symbol", "action_on_any_action", "drawn_card_play",
