@@ -53,6 +53,7 @@ from .sim import (
     check_seating,
     check_seed,
     check_threads,
+    pack_rules,
     run_batches,
     run_meta,
     warm_up,
@@ -221,7 +222,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
     spec = MatchSpec(scoring, target, bool(partners), int(max_rounds), dealer, rounds, int(rounds_per_partner))
     spec.validate(n, rs)
     sm = check_seating(seating)
-    ri, rf = rs.pack()
+    ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     mi = spec.pack(sm)
     bs = int(batch_size) if batch_size else max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t))))

@@ -669,6 +669,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     just_played = False
     last_actor = -1
     no_response = pend_kind >= 0  # RULES.md 1.5: a starting card's attack simply happens (no answer)
+    pend_bounced = False  # the pending attack was bounced back (reverse_bounce)
     pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
     cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
     stack_count = 0
@@ -748,7 +749,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             if cont_stack:
                 cont_stack = False
                 si = _response_choice(victim, pend_kind, cur, colt[top], side, pol, hand, hlen, fcol,
-                                      frank, resp_flags & 15, rng, script, st)
+                                      frank, (resp_flags & 15) | (restriction << 11) | (top_rank << 16),
+                                      rng, script, st)
                 if si >= 0:
                     actor = victim
                     play_i = si
@@ -758,7 +760,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 else:
                     p = _nxt(victim, d, n, active)
                     continue
-            if not done and not no_response and _IS_WDRAW[pend_kind] and challenge_on:
+            if not done and not no_response and _IS_WDRAW[pend_kind] and challenge_on and not pend_bounced:
                 if _wants_challenge(victim, pol, pp, rng, script, st):
                     res[RES_CHALLENGES] += 1
                     if logon:
@@ -800,7 +802,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         done = True
             if not done and not no_response and resp_flags != 0:
                 si = _response_choice(victim, pend_kind, cur, colt[top], side, pol, hand, hlen, fcol,
-                                      frank, resp_flags, rng, script, st)
+                                      frank, resp_flags | (restriction << 11) | (top_rank << 16), rng,
+                                      script, st)
                 if si >= 0:
                     actor = victim
                     play_i = si
@@ -837,6 +840,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 pend_n = 0
                 pend_stacked = 0
                 pend_noskip = False
+                pend_bounced = False
                 if skips:
                     if logon:
                         _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
@@ -982,7 +986,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         just_played = True
         last_actor = actor
 
-        if hlen[actor] == 0:
+        emptied = hlen[actor] == 0
+        if emptied:
             # ---- a hand emptied (RULES.md 1.14): a final draw card still hits the next player ----
             nx = _nxt(actor, d, n, active)
             if rk == FLIP and flip_last_exec:
@@ -1070,9 +1075,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         if rk == SKIP:
             if skip_extra:
                 # skip_extra_turn (RULES.md 4.25): the next player loses the turn, the skipper goes again
+                victim_s = _nxt(actor, d, n, active)
                 if logon:
-                    _log(log, st, EV_SKIPPED, _nxt(actor, d, n, active), -1, 0, 0)
-                p = actor
+                    _log(log, st, EV_SKIPPED, victim_s, -1, 0, 0)
+                p = actor if active[actor] else _nxt(victim_s, d, n, active)
             else:
                 pend_kind = SKIP
                 pend_n = 0
@@ -1086,6 +1092,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 pend_from = actor
                 no_response = not rb_rebounce
                 pend_noskip = not rb_victim_skips
+                pend_bounced = True  # the bounced card cannot be challenged by its own player
                 if logon:
                     _log(log, st, EV_DIRECTION, actor, -1, d, 1)
             elif two_left and rev_as_skip:
@@ -1110,10 +1117,12 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             # Skip Everyone (RULES.md 2.6): every other player loses the turn; the player goes again
             if logon:
                 q = _nxt(actor, d, n, active)
-                while q != actor:
+                while q != actor and q != _nxt(q, d, n, active):
                     _log(log, st, EV_SKIPPED, q, -1, 0, 0)
                     q = _nxt(q, d, n, active)
-            p = actor
+                    if not active[actor] and q == _nxt(actor, d, n, active):
+                        break
+            p = actor if active[actor] else _nxt(actor, d, n, active)
         elif rk == FLIP:
             # RULES.md 2.8: no turn effect; the revealed top face sets colour and symbol only
             _flip_nb(pile, disc, st)
@@ -1160,7 +1169,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 p = _nxt(actor, d, n, active)
         else:
             p = _nxt(actor, d, n, active)
-            if rk <= 9 and swaps_on:
+            if rk <= 9 and swaps_on and not emptied:
                 if rk == 7 and seven_zero:
                     tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st,
                                          not seven_mandatory)
@@ -1363,7 +1372,8 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
 
     flags: 1 stacking, 2 stack_draw_two, 4 stack_wd4, 8 stack_mixed, 16 deflect_skip,
     32 deflect_draw_two, 64 deflect_wd4, 128 reverse_bounce, 256 bounce any action (not only
-    Draw Two), 512 bounce needs the matching colour."""
+    Draw Two), 512 bounce needs the matching colour, 1024 Invisibility Wild blocks; bits 11-12 the Wild
+    Draw Four restriction (a stacked one must be legal too), bits 16+ the rank of the top card."""
     rk = frank[side, c]
     col = fcol[side, c]
     pend_colored_draw = pend_kind >= 0 and _DRAW_N[pend_kind] > 0 and not _IS_WDRAW[pend_kind] \
@@ -1385,7 +1395,7 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
     if _IS_WDRAW[rk]:
         if rk != WILD_DRAW_COLOR and flags & 1 and \
                 ((pend_kind == rk and flags & 4) or (pend_colored_draw and flags & 8)):
-            if not _is_wd4_guilty(q, side, hand, hlen, fcol, frank, cur, -1, 0):
+            if not _is_wd4_guilty(q, side, hand, hlen, fcol, frank, cur, flags >> 16, (flags >> 11) & 3):
                 return 3
         return 0
     if rk == SKIP:
@@ -1422,6 +1432,8 @@ def _response_choice(q, pend_kind, cur, top_col, side, pol, hand, hlen, fcol, fr
             if pri > bpri:
                 bpri = pri
                 best = i
+    if cnt == 0:
+        return -1  # nothing to answer with: not even a scripted seat is asked
     kind = pol[q]
     if kind == POL_SCRIPTED:
         v = _script_next(script, st)
@@ -1433,8 +1445,6 @@ def _response_choice(q, pend_kind, cur, top_col, side, pol, hand, hlen, fcol, fr
             st[ST_ERR] = 1
             return -1
         return i
-    if cnt == 0:
-        return -1
     if kind == POL_GREEDY:
         return best
     k = randint_nb(rng, cnt + 1)

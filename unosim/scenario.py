@@ -38,6 +38,7 @@ from . import nb
 from .decks import Deck, card_name, get_deck
 from .policies import pack_policies, parse_policies
 from .rules import RuleSet, parse_rules
+from .sim import pack_rules
 
 _COLORS = {"r": E.RED, "red": E.RED, "y": E.YELLOW, "yellow": E.YELLOW, "g": E.GREEN, "green": E.GREEN,
            "b": E.BLUE, "blue": E.BLUE}
@@ -187,7 +188,7 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
         order = np.empty(0, np.int64)
     specs = parse_policies(policies, n, allow_scripted=True)
     pol, pp = pack_policies(specs)
-    ri, rf = rs.pack()
+    ri, rf = pack_rules(rs, dk)
     fcol, frank, fpts = dk.face_color, dk.face_rank, dk.face_points
     if dk.random_pairing:
         fcol, frank, fpts = fcol.copy(), frank.copy(), fpts.copy()

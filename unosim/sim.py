@@ -147,6 +147,15 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
     return done, interrupted, time.perf_counter() - t0
 
 
+def pack_rules(rules: RuleSet, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's rule arrays for this deck: options whose cards the deck lacks are switched off, so
+    the kernel never opens a response window nobody can answer (e.g. the Invisibility Wild)."""
+    ri, rf = rules.pack()
+    if not (deck.face_rank == E.INVIS_WILD).any():
+        ri[E.RI_HP_INVIS_BLOCKS] = 0
+    return ri, rf
+
+
 def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
     return {
         "winner": np.empty(n, np.int16),
@@ -180,7 +189,7 @@ def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> 
         if key in _warm:
             return 0.0
         t0 = time.perf_counter()
-        ri, rf = RuleSet().pack()
+        ri, rf = pack_rules(RuleSet(), deck)
         pol, pp = pack_policies(parse_policies("random", players))
         if kind == "round":
             _run_batch(_alloc(1, players), 0, 1, 0, players, deck, ri, rf, pol, pp)
@@ -251,7 +260,7 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     dk = get_deck(deck)
     check_fits(dk, rs, n)
     specs: list[PolicySpec] = parse_policies(policies, n)
-    ri, rf = rs.pack()
+    ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     bs = int(batch_size) if batch_size else max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t))))
     if bs < 1:
