@@ -11,7 +11,8 @@ red=0, yellow=1, green=2, blue=3 and black=4; ranks 0-9 are numbers, then ``SKIP
 
 Two switches exist only to build deliberately wrong variants (to show that the statistical
 comparison can fail): ``reverse_skips_with_two=False`` makes a Reverse with two players pass the
-turn like a number card, and ``draw_two_skips=False`` lets the victim of a Draw Two still play.
+turn like a number card, ``draw_two_skips=False`` lets the victim of a Draw Two still play, and
+``greedy_names_most_held=False`` makes greedy name a uniformly random colour for its wilds.
 """
 
 from __future__ import annotations
@@ -62,12 +63,13 @@ class _Round:
     """The state of one round; ``play()`` runs it to the end."""
 
     def __init__(self, rng: random.Random, policies: list[str], *, reverse_skips_with_two: bool = True,
-                 draw_two_skips: bool = True) -> None:
+                 draw_two_skips: bool = True, greedy_names_most_held: bool = True) -> None:
         self.rng = rng
         self.policies = policies
         self.n = len(policies)
         self.reverse_skips_with_two = reverse_skips_with_two
         self.draw_two_skips = draw_two_skips
+        self.greedy_names_most_held = greedy_names_most_held
         deck = list(range(DECK_SIZE))
         rng.shuffle(deck)
         # Deal 7 to each seat; whatever is left is the draw pile (top = last element).
@@ -129,7 +131,7 @@ class _Round:
 
     def choose_color(self, seat: int) -> int:
         """Colour named for a wild; the seat's hand no longer holds the wild (already played)."""
-        if self.policies[seat] == "random":
+        if self.policies[seat] == "random" or not self.greedy_names_most_held:
             return self.rng.randrange(4)
         counts = [0, 0, 0, 0]
         for card in self.hands[seat]:

@@ -138,12 +138,14 @@ def test_engine_matches_reference(name: str) -> None:
 # ---- the comparison can fail -------------------------------------------------------------------
 
 PERTURBATIONS = {
-    # Draw Two's victim keeps its turn: more turns, fewer rounds with long penalty droughts.
+    # Draw Two's victim keeps its turn (mostly seen in the winner's points: hands stay smaller).
     ("2p-random", "draw_two_skips"): {"draw_two_skips": False},
     ("4p-greedy", "draw_two_skips"): {"draw_two_skips": False},
-    # With two players a Reverse passes the turn instead of acting as a Skip.
-    ("2p-greedy", "reverse_skips_with_two"): {"reverse_skips_with_two": False},
+    # Greedy names a random colour for its wilds: longer rounds, and the greedy seats win less.
+    ("4p-mixed", "greedy_names_most_held"): {"greedy_names_most_held": False},
 }
+# Not every rule difference is visible at this REF_GAMES: a two-player Reverse that passes the turn
+# instead of acting as a Skip moved no statistic by more than 1.7 SE (2p-greedy, 10,000 rounds).
 
 
 @pytest.mark.slow

@@ -1140,9 +1140,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             p = _nxt(actor, d, n, active)
         elif _IS_ATTACK[rk]:
             if mode == 2:
-                pend_n = 2  # deflection: effects do not add up (RULES.md 4.7, 4.8)
+                pend_n = _DRAW_N[rk]  # deflection: effects do not add up (RULES.md 4.7, 4.8)
                 pend_stacked = 1
-                rk = DRAW2
             elif (mode == 1 or mode == 5) and pend_kind >= 0 and _DRAW_N[pend_kind] > 0:
                 pend_stacked += 1
                 pend_n += _DRAW_N[rk]
@@ -1289,7 +1288,7 @@ def _play_choice(p, pol, pp, hl, nlegal, n_wd4, guilty, bluff_ok, lg, cur, side,
         col = fcol[side, c]
         rk = frank[side, c]
         if col == BLACK:
-            if rk == WD4:
+            if rk != WILD and rk != INVIS_WILD:  # an attacking wild (Wild Draw Four, Flip's wild draws ...)
                 if wd4_i < 0:
                     wd4_i = i
             elif wild_i < 0:
@@ -1386,7 +1385,7 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
                 return 4
             if flags & 32:
                 return 2
-        elif pend_wild_draw and col == cur:
+        elif pend_wild_draw and col == cur and pend_kind != WILD_DRAW_COLOR:
             if (flags & 9) == 9:
                 return 4
             if flags & 64 and rk == DRAW2:

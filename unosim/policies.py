@@ -13,7 +13,8 @@ Built-in policies (exact semantics; the kernels in :mod:`unosim.nb` implement th
 ``greedy``
     Plays the legal non-wild card with the most points; ties go to a card of the current colour,
     then Draw Two > Reverse > Skip, numbers high to low, then the lowest colour index.  Wilds only
-    when nothing else is legal, Wild Draw Four before Wild.  Names the colour it holds most of
+    when nothing else is legal, an attacking wild (Wild Draw Four; on other decks Wild Draw Two, Wild
+    Draw Colour, Howler, Dancing Wild) before a plain Wild.  Names the colour it holds most of
     (ties to the lowest colour index).  Plays a drawn card whenever it is legal.  Stacks whenever
     it can (a Draw Two before a Wild Draw Four), swaps with the opponent holding the fewest cards
     (ties to the nearest in the direction of play), always jumps in when it can.

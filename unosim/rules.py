@@ -797,7 +797,7 @@ ENGINE_SUPPORTED: set[str] = {
     "double_play_jump_in", "deflect_skip", "deflect_draw_two", "deflect_wd4", "reverse_bounce",
     "swap_on_five", "uno_to_center", "wild_color_rotation", "play_to_last", "uno_seven_rounds",
     "zero_worth_50", "reverse_single_turn", "skip_extra_turn", "penalty_illegal_play", "penalty_hint",
-    "penalty_general_mistake", "speed_round_n_round", "dup_must_play_found",
+    "penalty_general_mistake", "speed_round_n_round",
     # UNO Flip options (RULES.md §2)
     "flip_revealed_black_color", "flip_start_flip", "flip_last_card_executes", "flip_wd2_guilty_draw",
     "flip_wd2_innocent_draw", "flip_wdc_innocent_extra",

@@ -1,0 +1,296 @@
+"""Invariants of official classic UNO over many shuffled rounds, and reproducibility of ``simulate``.
+
+* Every round (2..10 players, random and greedy): the 108 cards are conserved, the turn count is
+  within the cap, the winner's hand is empty and scores the other hands, and the event log replays
+  consistently: every play matches the current colour / number / symbol, the turn order follows
+  Skip / Reverse / Draw Two / Wild Draw Four exactly, and the counters agree with the log.
+* ``simulate`` gives identical records for the same seed, any thread count and any batch size;
+  game ``i`` of a run is game ``i`` of any longer run, and equals ``scenario.play(seed=i)``.
+* Bad input raises ValueError with a one-line message.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from unosim import enums as E
+from unosim import simulate
+from unosim.decks import classic_deck, classic_points
+from unosim.scenario import Game, play
+
+DECK = classic_deck()
+NAMES = DECK.describe()
+KIND = {name: (int(DECK.face_color[0, c]), int(DECK.face_rank[0, c])) for c, name in enumerate(NAMES)}
+CAP = 10_000
+SEEDS = range(40)
+
+
+def replay_check(g: Game, n: int) -> None:
+    """Re-derive the course of an official round from its event log and check it step by step."""
+    ev = g.events
+    i = 0
+    while ev[i]["event"] == "start_redraw":
+        assert ev[i]["card"] == "wd4"
+        i += 1
+    deal = ev[i]
+    assert deal["event"] == "deal"
+    start_col, start_rank = KIND[deal["card"]]
+    assert start_rank != E.WD4
+    d = deal["a2"]
+    p = deal["seat"]
+    cur = deal["a1"]
+    top_rank = start_rank
+    dealer = n - 1
+    pending = None
+    if start_rank == E.REVERSE and n > 2:
+        assert (p, d) == (dealer, -1)
+    else:
+        assert (p, d) == (0, 1)
+        if start_rank in (E.SKIP, E.DRAW2) or start_rank == E.REVERSE:
+            pending = start_rank
+    if start_col != E.BLACK:
+        assert cur == start_col
+    i += 1
+    hand_size = [7] * n
+    plays = passes = drawn = reshuffles = 0
+
+    def nxt(s: int) -> int:
+        return (s + d) % n
+
+    def take(kind: str) -> dict:
+        nonlocal i, reshuffles
+        while ev[i]["event"] == "reshuffle":
+            reshuffles += 1
+            i += 1
+        e = ev[i]
+        assert e["event"] == kind, (i, e, kind)
+        i += 1
+        return e
+
+    while True:
+        if ev[i]["event"] == "cap":       # the cap is checked before a pending attack resolves
+            assert ev[i]["seat"] == p and ev[i]["a1"] == g.turns == CAP
+            assert i == len(ev) - 1 and g.end_reason == "turn_cap" and g.winner == -1
+            break
+        if pending is not None:
+            if pending in (E.DRAW2, E.WD4):
+                e = take("penalty")
+                assert e["seat"] == p and e["a2"] == (2 if pending == E.DRAW2 else 4)
+                hand_size[p] += e["a1"]
+                drawn += e["a1"]
+            e = take("skipped")
+            assert e["seat"] == p
+            p = nxt(p)
+            pending = None
+        while ev[i]["event"] == "reshuffle":
+            reshuffles += 1
+            i += 1
+        e = ev[i]
+        if e["event"] == "cap":
+            continue
+        if e["event"] == "pass":          # nothing left to draw
+            assert e["seat"] == p and e["card"] is None
+            i += 1
+            passes += 1
+            p = nxt(p)
+            continue
+        if e["event"] == "draw":
+            assert e["seat"] == p
+            i += 1
+            drawn += 1
+            hand_size[p] += 1
+            card = e["card"]
+            e = ev[i]
+            assert e["event"] in ("play", "pass") and e["seat"] == p and e["card"] == card
+            if e["event"] == "pass":
+                i += 1
+                passes += 1
+                col, rank = KIND[card]
+                # random and greedy always play a legal drawn card (a Wild Draw Four may be illegal)
+                assert rank == E.WD4 or not (col == E.BLACK or col == cur or rank == top_rank)
+                p = nxt(p)
+                continue
+        e = take("play")
+        assert e["seat"] == p
+        plays += 1
+        hand_size[p] -= 1
+        col, rank = KIND[e["card"]]
+        assert col == E.BLACK or col == cur or rank == top_rank, (e, cur, top_rank)
+        if col == E.BLACK:
+            assert 0 <= e["a1"] < 4
+        else:
+            assert e["a1"] == col
+        cur = e["a1"]
+        top_rank = rank
+        if hand_size[p] == 0:
+            if rank in (E.DRAW2, E.WD4):
+                e = take("penalty")
+                assert e["seat"] == nxt(p) and e["a2"] == (2 if rank == E.DRAW2 else 4)
+                hand_size[nxt(p)] += e["a1"]
+                drawn += e["a1"]
+            e = take("win")
+            assert e["seat"] == p == g.winner and e["a1"] == g.points
+            assert i == len(ev)
+            break
+        if rank == E.REVERSE and n > 2:
+            d = -d
+            e = take("direction")
+            assert e["seat"] == p and e["a1"] == d
+        elif rank in (E.SKIP, E.DRAW2, E.WD4, E.REVERSE):
+            pending = rank
+        p = nxt(p)
+
+    assert g.turns == plays + passes
+    assert g.res["cards_drawn"] == drawn
+    assert g.res["reshuffles"] == reshuffles
+    assert [len(h) for h in g.hand_ids] == hand_size
+    assert g.color == E.COLOR_NAMES[cur]
+
+
+def check_round(g: Game, n: int) -> None:
+    ids = [c for h in g.hand_ids for c in h] + g.pile_ids + g.discard_ids
+    assert sorted(ids) == list(range(108))
+    assert len(g.hand_ids) == n
+    assert 1 <= g.turns <= CAP
+    assert g.end_reason in ("win", "turn_cap")
+    if g.end_reason == "win":
+        w = g.winner
+        assert 0 <= w < n and g.hand_ids[w] == []
+        assert all(g.hand_ids[s] for s in range(n) if s != w)
+        expect = sum(classic_points(KIND[NAMES[c]][1]) for s in range(n) if s != w for c in g.hand_ids[s])
+        assert g.points == expect == sum(g.hand_points(s) for s in range(n) if s != w)
+    else:
+        assert (g.winner, g.points, g.turns) == (-1, 0, CAP)
+    replay_check(g, n)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("n", range(2, 11))
+def test_shuffled_rounds(n: int, policy: str) -> None:
+    for seed in SEEDS:
+        check_round(play(players=n, seed=seed, policies=policy), n)
+
+
+def test_shuffled_rounds_mixed_policies() -> None:
+    for n in (3, 4, 7):
+        pols = [("greedy", "random")[s % 2] for s in range(n)]
+        for seed in range(100, 120):
+            check_round(play(players=n, seed=seed, policies=pols), n)
+
+
+def test_many_rounds_reach_reshuffles_and_all_start_cards() -> None:
+    """The sample above is not vacuous: the rare paths occur in a larger run."""
+    starts = set()
+    reshuffled = redrawn = 0
+    for seed in range(300):
+        g = play(players=2 + seed % 9, seed=seed, policies="random" if seed % 2 else "greedy")
+        check_round(g, 2 + seed % 9)
+        deal = next(e for e in g.events if e["event"] == "deal")
+        starts.add(KIND[deal["card"]][1])
+        reshuffled += g.res["reshuffles"] > 0
+        redrawn += g.events[0]["event"] == "start_redraw"
+    assert {E.SKIP, E.REVERSE, E.DRAW2, E.WILD} <= starts and E.WD4 not in starts
+    assert reshuffled > 0 and redrawn > 0
+
+
+# ---- simulate: reproducibility -----------------------------------------------------------------------
+
+GAMES = 20_000
+KW = {"players": 4, "policies": "greedy,random,greedy,random", "games": GAMES}
+
+
+@pytest.fixture(scope="module")
+def base() -> pd.DataFrame:
+    return simulate(seed=11, threads=2, **KW).records
+
+
+def test_records_sane(base: pd.DataFrame) -> None:
+    assert len(base) == GAMES and list(base["game"]) == list(range(GAMES))
+    assert (base["turns"] >= 1).all() and (base["turns"] <= CAP).all()
+    assert set(base["end_reason"].astype(str)) <= {"win", "turn_cap"}
+    won = base["end_reason"] == "win"
+    assert (base.loc[won, "winner"].between(0, 3)).all()
+    hp = base[[f"hand_points_{s}" for s in range(4)]].to_numpy()
+    w = base["winner"].to_numpy()
+    rows = np.flatnonzero(won.to_numpy())
+    assert (hp[rows, w[rows]] == 0).all()
+    assert (hp[rows].sum(axis=1) == base["winner_points"].to_numpy()[rows]).all()
+    assert (base.loc[~won, "winner"] == -1).all() and (base.loc[~won, "winner_points"] == 0).all()
+
+
+def test_same_seed_same_records(base: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(simulate(seed=11, threads=2, **KW).records, base)
+
+
+def test_threads_do_not_change_records(base: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(simulate(seed=11, threads=1, **KW).records, base)
+
+
+@pytest.mark.parametrize("batch_size", [1000, 7777])
+def test_batch_size_does_not_change_records(base: pd.DataFrame, batch_size: int) -> None:
+    pd.testing.assert_frame_equal(simulate(seed=11, threads=2, batch_size=batch_size, **KW).records, base)
+
+
+def test_different_seeds_differ(base: pd.DataFrame) -> None:
+    other = simulate(seed=12, threads=2, **KW).records
+    assert not other["winner"].equals(base["winner"])
+    assert (other["turns"].to_numpy() != base["turns"].to_numpy()).mean() > 0.5
+
+
+def test_prefix_of_a_longer_run() -> None:
+    kw = {"players": 3, "policies": "random", "seed": 5}
+    short = simulate(games=5_000, **kw).records
+    long = simulate(games=8_000, batch_size=3_000, **kw).records
+    pd.testing.assert_frame_equal(short, long.iloc[:5_000])
+
+
+@pytest.mark.parametrize(("n", "policy"), [(2, "greedy"), (4, "random"), (10, "random"), (5, "greedy")])
+def test_simulate_matches_scenario_play(n: int, policy: str) -> None:
+    """Round i of simulate(seed=0) is scenario.play(seed=i): the same engine, seeding and dealer."""
+    rec = simulate(players=n, policies=policy, games=40, seed=0, threads=1).records
+    for i in range(40):
+        g = play(players=n, seed=i, policies=policy)
+        row = rec.iloc[i]
+        assert (row["winner"], row["turns"], row["winner_points"], row["cards_drawn"], row["reshuffles"]) == (
+            g.winner, g.turns, g.points, g.res["cards_drawn"], g.res["reshuffles"])
+        assert str(row["end_reason"]) == g.end_reason
+        assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
+
+
+def test_turn_cap_in_records() -> None:
+    rec = simulate(rules="official+set(turn_cap=15)", players=2, policies="greedy", games=3_000, seed=3).records
+    capped = rec["end_reason"] == "turn_cap"
+    assert capped.any() and (~capped).any()
+    assert (rec["turns"] <= 15).all()
+    assert (rec.loc[capped, "turns"] == 15).all()
+    assert (rec.loc[capped, "winner"] == -1).all() and (rec.loc[capped, "winner_points"] == 0).all()
+    assert (rec.loc[~capped, "winner"] >= 0).all()
+
+
+def test_ten_players() -> None:
+    res = simulate(players=10, policies="greedy", games=2_000, seed=1)
+    assert len(res.records) == 2_000
+    assert res.records["winner"].between(-1, 9).all()
+
+
+# ---- simulate: bad input -----------------------------------------------------------------------------
+
+BAD = [
+    ({"players": 1}, "players=1"),
+    ({"players": 11}, "players=11"),
+    ({"games": 0}, "games=0"),
+    ({"players": 3, "policies": ["random", "greedy"]}, "2 policies"),
+    ({"players": 3, "policies": "random,greedy,random,greedy"}, "4 policies"),
+    ({"policies": "smart"}, "'smart'"),
+    ({"policies": "scripted"}, "'scripted'"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "needle"), BAD)
+def test_bad_input(kwargs: dict, needle: str) -> None:
+    with pytest.raises(ValueError) as err:
+        simulate(**kwargs)
+    msg = str(err.value)
+    assert "\n" not in msg and msg.strip() == msg and needle in msg and "accepted" in msg
