@@ -123,6 +123,11 @@ def _int(name: str, value) -> int:
         raise CliError(f"--{name} {value!r} is not an integer; accepted: an integer") from None
 
 
+def _f(x, spec: str) -> str:
+    """Format a number that may be undefined (None, e.g. a standard deviation of one game)."""
+    return "n/a" if x is None else format(x, spec)
+
+
 def format_summary(s: dict) -> str:
     """A readable table of the summary with 95% confidence half-widths."""
     from .report import fmt_pm
@@ -133,18 +138,18 @@ def format_summary(s: dict) -> str:
         f"rounds    {s['games']:,}   seed {s['seed']}   capped {s['capped_games']}",
         "",
         f"mean turns per round    {fmt_pm(s['mean_turns'], 1.96 * (s['se_turns'] or 0))}"
-        f"   (sd {s['sd_turns']:.1f})",
+        f"   (sd {_f(s['sd_turns'], '.1f')})",
         f"mean winner points      {fmt_pm(s['mean_winner_points'], 1.96 * (s['se_winner_points'] or 0))}",
-        f"mean cards drawn        {s['mean_cards_drawn']:.2f}",
+        f"mean cards drawn        {_f(s['mean_cards_drawn'], '.2f')}",
         "",
         "seat  policy                     win rate (95% CI)",
     ]
     for i, (rate, se) in enumerate(zip(s["seat_win_rate"], s["seat_win_rate_se"], strict=True)):
-        lines.append(f"{i:>4}  {s['policies'][i]:<26} {fmt_pm(rate, 1.96 * se, pct=True)}")
+        lines.append(f"{i:>4}  {s['policies'][i]:<26} {fmt_pm(rate, 1.96 * (se or 0), pct=True)}")
     if len(s["policy_win_rate"]) > 1:
         lines += ["", "policy                     win rate per seat (95% CI)"]
         for name, rate in s["policy_win_rate"].items():
-            lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * s['policy_win_rate_se'][name], pct=True)}")
+            lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_win_rate_se'][name] or 0), pct=True)}")
     gps = s.get("games_per_second")
     lines += ["", f"{gps:,.0f} rounds/s on {s.get('threads')} threads; compile/cache load "
                   f"{s.get('compile_seconds', 0):.2f} s; engine v{s.get('engine_version')}"]
@@ -160,17 +165,18 @@ def format_match_summary(s: dict) -> str:
         f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
         f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
         "",
-        f"mean rounds per match   {fmt_pm(s['mean_rounds'], 1.96 * (s['se_rounds'] or 0))}   (sd {s['sd_rounds']:.2f})",
+        f"mean rounds per match   {fmt_pm(s['mean_rounds'], 1.96 * (s['se_rounds'] or 0))}   "
+        f"(sd {_f(s['sd_rounds'], '.2f')})",
         "",
         "seat  match win rate     round win rate     mean final score",
     ]
     for i in range(s["players"]):
-        lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * s['seat_match_win_rate_se'][i], pct=True):<18} "
+        lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * (s['seat_match_win_rate_se'][i] or 0), pct=True):<18} "
                      f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True):<18} "
-                     f"{s['mean_final_score_by_seat'][i]:.1f}")
+                     f"{_f(s['mean_final_score_by_seat'][i], '.1f')}")
     lines += ["", "policy                     match win rate per seat   round win rate per seat"]
     for name in s["policy_match_win_rate"]:
-        lines.append(f"{name:<26} {fmt_pm(s['policy_match_win_rate'][name], 1.96 * s['policy_match_win_rate_se'][name], pct=True):<25} "
+        lines.append(f"{name:<26} {fmt_pm(s['policy_match_win_rate'][name], 1.96 * (s['policy_match_win_rate_se'][name] or 0), pct=True):<25} "
                      f"{fmt_pm(s['policy_round_win_rate'][name], 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
     lines += ["", f"{s['games_per_second']:,.0f} matches/s on {s.get('threads')} threads; engine v{s.get('engine_version')}"]
     return "\n".join(lines)
@@ -252,6 +258,9 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
             records, meta = load_run(Path(r))
         except ValueError as e:
             raise _fail(e) from None
+        if meta.get("mode") == "match":
+            raise CliError(f"{r!r} is a match-mode run; accepted: runs of --mode round "
+                           "(match summaries are in its summary.json)")
         loaded.append((Path(r).name, records, meta))
     paths = make_report(loaded, out_dir, title=title)
     click.echo(f"report: {paths['summary.md']}")

@@ -47,6 +47,7 @@ from .sim import (
     DEFAULT_BATCH,
     SimulationError,
     SimulationResult,
+    check_batch,
     check_fits,
     check_games,
     check_players,
@@ -225,7 +226,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     mi = spec.pack(sm)
-    bs = int(batch_size) if batch_size else max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t))))
+    bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
     compile_s = warm_up(n, dk, kind="match")
     out = {
         "winner": np.empty(g, np.int16), "rounds": np.empty(g, np.int32), "end": np.empty(g, np.int8),

@@ -673,7 +673,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
     cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
     stack_count = 0
-    revert_dir = False   # reverse_single_turn: direction returns after one turn
+    # reverse_single_turn: the direction returns after one turn (also after a starting Reverse)
+    revert_dir = rev_single and srank == REVERSE and d == -1
     color_turn = False   # speed_draw_no_skip: this turn must match the colour (or be black)
     while True:
         if st[ST_ERR] != 0:
@@ -825,6 +826,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         mode = 2
                     done = True
             no_response = False
+            if st[ST_ERR] != 0:
+                continue  # a refused scripted answer ends the round before the attack resolves
             if not done:
                 # the attack resolves: draw and lose the turn
                 skips = (not _IS_ATTACK[pend_kind] or pend_stacked <= 1 or st_final_skips) and not pend_noskip
@@ -923,6 +926,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             color_turn = False
             if choice < 0 and nlegal > 0 and not voluntary and pol[p] == POL_SCRIPTED:
                 st[ST_ERR] = 1  # voluntary_draw=false: no drawing while holding a legal card
+                continue
             if choice >= 0:
                 actor = p
                 play_i = choice
@@ -1785,27 +1789,26 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
                 # own-hand scoring (self_loser, lowest_wins, elimination)
                 reached = False
                 for s in range(n):
-                    if active[3 * n + s]:
+                    if active[3 * n + s] and w >= 0:  # a capped round scores nothing
                         scores[s] += pts[s]
                         if scores[s] >= target:
                             reached = True
                 if reached:
                     if mode == SC_ELIMINATION:
                         left = 0
+                        best = -1
                         for s in range(n):
-                            if active[3 * n + s] and scores[s] >= target:
-                                active[3 * n + s] = 0
+                            if active[3 * n + s]:
+                                # among the seats still in, the lowest total (for a joint crossing)
+                                if best < 0 or scores[s] < scores[best]:
+                                    best = s
+                                if scores[s] >= target:
+                                    active[3 * n + s] = 0
                             left += active[3 * n + s]
                         if left <= 1:
-                            best = -1
                             for s in range(n):
                                 if active[3 * n + s]:
-                                    best = s
-                            if best < 0:  # everyone left crossed together: lowest total wins
-                                best = 0
-                                for s in range(1, n):
-                                    if scores[s] < scores[best]:
-                                        best = s
+                                    best = s  # the last one left wins
                             winner = best
                             done = True
                         elif not active[3 * n + dealer]:

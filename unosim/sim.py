@@ -77,6 +77,18 @@ def check_threads(threads: Any) -> int:
     return t
 
 
+def check_batch(batch_size: Any, default: int) -> int:
+    if batch_size is None:
+        return default
+    try:
+        b = int(batch_size)
+    except (TypeError, ValueError):
+        raise SimulationError(f"batch_size={batch_size!r} is not an integer; accepted: a positive integer") from None
+    if b < 1 or b != batch_size:
+        raise SimulationError(f"batch_size={batch_size!r} is not positive; accepted: a positive integer")
+    return b
+
+
 def check_seed(seed: Any) -> int:
     try:
         s = int(seed)
@@ -262,9 +274,7 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     specs: list[PolicySpec] = parse_policies(policies, n)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
-    bs = int(batch_size) if batch_size else max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t))))
-    if bs < 1:
-        raise SimulationError(f"batch_size={batch_size!r} is not positive; accepted: a positive integer")
+    bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
 
     compile_s = warm_up(n, dk)
     sm = check_seating(seating)
