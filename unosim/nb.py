@@ -446,8 +446,6 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``."""
     ncards = fcol.shape[1]
     side = 0
-    colt = fcol[side]    # 1-D views of the active side's tables (re-taken when UNO Flip flips)
-    rankt = frank[side]
     logon = log.shape[0] > 0
     for k in range(NST):
         st[k] = 0
@@ -599,7 +597,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     while True:
         k = st[ST_PILE_N] - 1
         c = pile[k]
-        r = rankt[c]
+        r = frank[side, c]
         bad = (_IS_WDRAW[r] and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9) \
             or (r == FLIP and flip_start_redraw) or r == HOWLER or r == INVIS_WILD
         if not bad or k == 0:
@@ -619,8 +617,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         first = _nxt(dealer, 1, n, active)
     d = 1
     p = first
-    cur = colt[c]
-    srank = rankt[c]
+    cur = fcol[side, c]
+    srank = frank[side, c]
     # pending attack on the scheduled player p
     pend_kind = -1      # rank of the attacking card (SKIP, DRAW2, WD4, ...) or -1
     pend_n = 0          # cards to draw
@@ -642,7 +640,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 p = dealer
             else:
                 p = _nxt(dealer, -1, n, active)
-    elif _DRAW_N[srank] > 0 and colt[c] != BLACK:
+    elif _DRAW_N[srank] > 0 and fcol[side, c] != BLACK:
         pend_kind = srank  # Draw Two / Draw One / Draw Three: the first player draws and is skipped
         pend_n = _DRAW_N[srank]
         pend_from = dealer
@@ -650,14 +648,12 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         # RULES.md 2.12: the flip is carried out; the revealed dark face has no action
         _flip_nb(pile, disc, st)
         side = 1 - side
-        colt = fcol[side]
-        rankt = frank[side]
         c = disc[0]
-        cur = colt[c]
+        cur = fcol[side, c]
         res[RES_FLIPS] += 1
         if cur == BLACK:
             cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
-    elif colt[c] == BLACK:
+    elif fcol[side, c] == BLACK:
         cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
     if logon:
         _log(log, st, EV_DEAL_START, p, c, cur, d)
@@ -686,7 +682,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 _log(log, st, EV_CAP, p, -1, turns, 0)
             break
         top = disc[st[ST_DISC_N] - 1]
-        top_rank = rankt[top]
+        top_rank = frank[side, top]
         actor = -1
         play_c = -1
         play_i = -1
@@ -694,7 +690,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
 
         # ---- jump-in window (RULES.md 4.1, 4.2): identical card, out of turn -------------------
         if jump_in and just_played and not cont_stack:
-            top_col = colt[top]
+            top_col = fcol[side, top]
             can_jump = ((top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)) \
                 and (exact_draws or _DRAW_N[top_rank] == 0)
             if can_jump:
@@ -749,7 +745,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             done = False
             if cont_stack:
                 cont_stack = False
-                si = _response_choice(victim, pend_kind, cur, colt[top], side, pol, hand, hlen, fcol,
+                si = _response_choice(victim, pend_kind, cur, fcol[side, top], side, pol, hand, hlen, fcol,
                                       frank, (resp_flags & 15) | (restriction << 11) | (top_rank << 16),
                                       rng, script, st)
                 if si >= 0:
@@ -802,14 +798,14 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                             continue
                         done = True
             if not done and not no_response and resp_flags != 0:
-                si = _response_choice(victim, pend_kind, cur, colt[top], side, pol, hand, hlen, fcol,
+                si = _response_choice(victim, pend_kind, cur, fcol[side, top], side, pol, hand, hlen, fcol,
                                       frank, resp_flags | (restriction << 11) | (top_rank << 16), rng,
                                       script, st)
                 if si >= 0:
                     actor = victim
                     play_i = si
                     play_c = hand[victim, si]
-                    rr = rankt[play_c]
+                    rr = frank[side, play_c]
                     if rr == INVIS_WILD:
                         mode = 6  # Harry Potter: the attack is cancelled
                         pend_kind = -1
@@ -838,7 +834,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 elif speed_no_skip and _IS_ATTACK[pend_kind]:
                     skips = False  # Speed Uno: draw, then take the turn (colour or wild only)
                     color_turn = True
-                _penalty(victim, pend_kind, pend_n, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
+                if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
+                    _penalty(victim, pend_kind, pend_n, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
                 pend_kind = -1
                 pend_n = 0
                 pend_stacked = 0
@@ -876,8 +873,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             guilty = False
             for i in range(hl):
                 cc = hand[p, i]
-                col = colt[cc]
-                rk = rankt[cc]
+                col = fcol[side, cc]
+                rk = frank[side, cc]
                 ok = 0
                 if col == BLACK:
                     if _IS_WDRAW[rk]:
@@ -894,7 +891,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     ok = 1
                     if restriction == 1:
                         guilty = True
-                elif any_action and rk > 9 and top_rank > 9 and colt[top] != BLACK:
+                elif any_action and rk > 9 and top_rank > 9 and fcol[side, top] != BLACK:
                     ok = 1
                 lg[i] = ok
                 if ok == 1:
@@ -902,10 +899,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             if color_turn or no_wd4_out:
                 for i in range(hl):
                     cc = hand[p, i]
-                    if lg[i] == 1 and color_turn and colt[cc] != BLACK and colt[cc] != cur and cur >= 0:
+                    if lg[i] == 1 and color_turn and fcol[side, cc] != BLACK and fcol[side, cc] != cur and cur >= 0:
                         lg[i] = 0
                         nlegal -= 1
-                    elif no_wd4_out and hl == 1 and lg[i] != 0 and rankt[cc] == WD4:
+                    elif no_wd4_out and hl == 1 and lg[i] != 0 and frank[side, cc] == WD4:
                         if lg[i] == 1:
                             nlegal -= 1
                         lg[i] = 0  # Speed Uno: no going out on a Wild Draw Four
@@ -946,7 +943,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         _log(log, st, EV_DRAW, p, c, 0, 0)
                     playable = _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank,
                                            by_symbol, any_action, restriction)
-                    if ct and colt[c] != BLACK and colt[c] != cur:
+                    if ct and fcol[side, c] != BLACK and fcol[side, c] != cur:
                         playable = False
                     if playable or not (dup or ct):
                         break
@@ -967,8 +964,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             continue
 
         # ================= play block: actor lays play_c (at index play_i) =====================
-        rk = rankt[play_c]
-        col = colt[play_c]
+        rk = frank[side, play_c]
+        col = fcol[side, play_c]
         prev_color = cur
         was_guilty = False
         if _IS_WDRAW[rk]:
@@ -997,8 +994,6 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             if rk == FLIP and flip_last_exec:
                 _flip_nb(pile, disc, st)
                 side = 1 - side
-                colt = fcol[side]
-                rankt = frank[side]
                 res[RES_FLIPS] += 1
             if _IS_ATTACK[rk] and not (play_to_last or seven_rounds):
                 amount = pend_n + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
@@ -1075,6 +1070,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         k -= 1
 
         # ---- effects --------------------------------------------------------------------------
+        if rk <= 9 and not swaps_on:
+            p = _nxt(actor, d, n, active)  # a number card without swap rules: just pass the turn on
+            continue
         two_left = n_active == 2 and (ptl_two_player or n_seated == 2)
         if rk == SKIP:
             if skip_extra:
@@ -1131,11 +1129,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             # RULES.md 2.8: no turn effect; the revealed top face sets colour and symbol only
             _flip_nb(pile, disc, st)
             side = 1 - side
-            colt = fcol[side]
-            rankt = frank[side]
             res[RES_FLIPS] += 1
             ntop = disc[st[ST_DISC_N] - 1]
-            cur = colt[ntop]
+            cur = fcol[side, ntop]
             if cur == BLACK:
                 # flip_revealed_black_color: the Flip player names it, or (-1) anything may follow
                 cur = -1 if flip_free else _choose_color(actor, pol, side, hand, hlen, fcol, rng, script, st)
