@@ -1215,3 +1215,82 @@ def test_fuzz_random_rule_combinations() -> None:
             raise AssertionError(f"{rs.to_string()} players={n} policies={policies}: {exc}") from exc
         played += 1
     assert refused < played
+
+
+# ================================================================================================
+# Speed Uno Round-n-Round (RULES.md 4.18): a 0 passes every hand on; a one-card hand must call UNO
+# ================================================================================================
+def test_round_n_round_one_card_hand_must_call_uno() -> None:
+    # seat 0 plays r0 (two cards left, no UNO due); hands pass clockwise, so seat 2 is handed seat 1's
+    # one-card hand [g2] and, forgetting to call UNO (probability 1) and caught (probability 1), draws
+    # the Speed Uno penalty of 5.
+    rules = "official+speed_round_n_round+set(uno_forget_prob=1, uno_catch_prob=1, uno_penalty=5)"
+    g = run([["r0", "b1", "b2"], ["g2"], ["y5", "y6", "y7"]], "r3", rules=rules, pile=PILE,
+            script=["r0"], end="script_error")
+    assert [e["seat"] for e in g.kinds("uno_caught")] == [2]
+    assert g.res["uno_caught"] == 1 and g.res["swaps"] == 1
+    assert hand(g, 0) == cards("yellow 5", "yellow 6", "yellow 7")
+    assert hand(g, 1) == cards("blue 1", "blue 2")
+    assert hand(g, 2) == cards("green 2", "yellow 1", "yellow 2", "yellow 3", "yellow 4", "yellow 5")
+
+
+def test_round_n_round_without_forgetting_has_no_penalty() -> None:
+    g = run([["r0", "b1", "b2"], ["g2"], ["y5", "y6", "y7"]], "r3", rules="official+speed_round_n_round",
+            pile=PILE, script=["r0"], end="script_error")
+    assert g.res["uno_caught"] == 0 and hand(g, 2) == cards("green 2")
+
+
+# ================================================================================================
+# Speed Uno (RULES.md 4.18).  Out-of-turn plays resolve in a fixed, documented order: after a play,
+# the players who may exact-match are asked in seat order starting from the scheduled player (who is
+# asked last, and only when an attack targets them); with probability p_beats_scheduled one of the
+# takers (uniformly) plays before the scheduled player; play then continues from whoever played last.
+# ================================================================================================
+SPEED = "official+speed_exact_match+set(p_beats_scheduled=1)"
+
+
+def test_speed_exact_match_out_of_turn_then_play_continues_from_the_matcher() -> None:
+    g = run([["r5", "b1"], ["g1", "g2"], ["r5", "y3"], ["b4", "b6"]], "r3", rules=SPEED, pile=PILE,
+            script=["r5", "r5"], end="script_error")
+    assert trace(g)[:2] == ["play 0 r5", "jump_in 2 r5"]
+    # the scheduled seat 1 lost its turn; seat 3 (after the matcher) is next
+    assert g.res["next"] == 3 and g.res["jump_ins"] == 1
+
+
+def test_speed_exact_match_skips_draw_cards_without_double_double() -> None:
+    g = run([["r+2", "b1"], ["g1", "g2"], ["r+2", "y3"]], "r3", rules=SPEED, pile=PILE,
+            script=["r+2"], end="script_error")
+    assert g.res["jump_ins"] == 0
+    assert trace(g)[:3] == ["play 0 r+2", "penalty 1 2", "skipped 1"]
+
+
+def test_speed_double_double_adds_up_exact_draw_matches() -> None:
+    g = run([["r+2", "b1"], ["g1", "g2"], ["r+2", "y3"]], "r3", rules=SPEED + "+speed_double_double",
+            pile=PILE, script=["r+2", "r+2"], end="script_error")
+    assert trace(g)[:4] == ["play 0 r+2", "jump_in 2 r+2", "play 2 r+2 jump", "penalty 0 4"]
+
+
+def test_speed_drop_lays_identical_cards_at_once() -> None:
+    g = run([["g6", "g6", "b1"], ["y1", "y2"], ["y3", "y4"]], "g3", rules="official+speed_drop", pile=PILE,
+            script=["g6", "g6"], end="script_error")
+    assert trace(g)[:3] == ["play 0 g6", "jump_in 0 g6", "play 0 g6 jump"]
+    assert hand(g, 0) == cards("blue 1")
+
+
+def test_speed_no_going_out_on_a_wild_draw_four() -> None:
+    g = run([["wd4"], ["y1", "y2"]], "r3", rules="official+speed_no_wd4_out", pile=PILE, script=["wd4"],
+            end="script_error")
+    assert not g.kinds("play")
+    g = run([["wd4"], ["y1", "y2"]], "r3", rules="official+speed_no_wd4_out", pile=PILE, policies="greedy",
+            end=None)
+    assert trace(g)[0] == "draw 0 y1"
+
+
+def test_speed_draw_no_skip_victim_draws_then_plays_colour_only() -> None:
+    rules = "official+speed_draw_no_skip"
+    g = run([["r+2", "b1"], ["g+2", "r7", "g9"]], "r3", rules=rules, pile=PILE, script=["r+2", "g+2"],
+            end="script_error")
+    assert trace(g)[:2] == ["play 0 r+2", "penalty 1 2"]  # no skip: the victim plays, colour only
+    g = run([["r+2", "b1"], ["g+2", "r7", "g9"]], "r3", rules=rules, pile=PILE, script=["r+2", "r7"],
+            end="script_error")
+    assert trace(g)[:3] == ["play 0 r+2", "penalty 1 2", "play 1 r7"]

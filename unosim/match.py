@@ -40,20 +40,15 @@ import numpy as np
 import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
-from .decks import get_deck
 from .policies import pack_policies, parse_policies
-from .rules import RuleSet, parse_rules
+from .rules import RuleSet
 from .sim import (
     DEFAULT_BATCH,
     SimulationError,
     SimulationResult,
     check_batch,
-    check_fits,
-    check_games,
-    check_players,
+    check_inputs,
     check_seating,
-    check_seed,
-    check_threads,
     pack_rules,
     run_batches,
     run_meta,
@@ -212,13 +207,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                      max_rounds: int = 1000, dealer: str = "clockwise", rounds: int | None = None,
                      rounds_per_partner: int = 4, round_records: bool = False) -> SimulationResult:
     """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size."""
-    n = check_players(players)
-    g = check_games(games)
-    t = check_threads(threads)
-    seed = check_seed(seed)
-    rs = parse_rules(rules) if not isinstance(rules, RuleSet) else rules
-    dk = get_deck(deck)
-    check_fits(dk, rs, n)
+    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     specs = parse_policies(policies, n)
     spec = MatchSpec(scoring, target, bool(partners), int(max_rounds), dealer, rounds, int(rounds_per_partner))
     spec.validate(n, rs)

@@ -480,18 +480,6 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     dance_skips = ri[RI_BTS_DANCING_TARGET_SKIPS] != 0
     speed_no_skip = ri[RI_SPEED_DRAW_NO_SKIP] != 0
     no_wd4_out = ri[RI_SPEED_NO_WD4_OUT] != 0
-    if ri[RI_SPEED_EXACT_MATCH] != 0:
-        # Speed Uno exact match (RULES.md 4.18) is jump-in with its own wild rule; draw cards are matched
-        # only under Double-Double, where they add up
-        jump_in = True
-        jump_wild = ri[RI_SPEED_EXACT_MATCH_WILDS] != 1
-        jump_wd4 = ri[RI_SPEED_EXACT_MATCH_WILDS] == 2
-        jump_accumulate = True
-    exact_draws = ri[RI_SPEED_EXACT_MATCH] == 0 or ri[RI_SPEED_DOUBLE_DOUBLE] != 0
-    if ri[RI_SPEED_DROP] != 0:
-        # Speed Uno drop: the player may lay further identical cards at once (successive exact matches)
-        double_jump = True
-        p_self_jump = 1.0
     uno_pen = ri[RI_UNO_PENALTY]
     p_forget = rf[RF_UNO_FORGET_PROB]
     p_catch = rf[RF_UNO_CATCH_PROB]
@@ -509,6 +497,18 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     double_jump = ri[RI_DOUBLE_PLAY_JUMP_IN] != 0
     p_beats = rf[RF_P_BEATS_SCHEDULED]
     p_self_jump = rf[RF_P_SELF_JUMP_WINS]
+    if ri[RI_SPEED_EXACT_MATCH] != 0:
+        # Speed Uno exact match (RULES.md 4.18) is jump-in with its own wild rule; draw cards are matched
+        # only under Double-Double, where they add up
+        jump_in = True
+        jump_wild = ri[RI_SPEED_EXACT_MATCH_WILDS] != 1
+        jump_wd4 = ri[RI_SPEED_EXACT_MATCH_WILDS] == 2
+        jump_accumulate = True
+    exact_draws = ri[RI_SPEED_EXACT_MATCH] == 0 or ri[RI_SPEED_DOUBLE_DOUBLE] != 0
+    if ri[RI_SPEED_DROP] != 0:
+        # Speed Uno drop: the player may lay further identical cards at once (successive exact matches)
+        double_jump = True
+        p_self_jump = 1.0
     seven_zero = ri[RI_SEVEN_ZERO] != 0
     zero_left = ri[RI_ZERO_PASS_DIRECTION] == 1
     seven_mandatory = ri[RI_SEVEN_SWAP_MANDATORY] != 0
@@ -689,7 +689,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         mode = 0  # 0 normal, 1 stack, 2 deflect, 3 bounce, 4 jump-in, 5 continued stack
 
         # ---- jump-in window (RULES.md 4.1, 4.2): identical card, out of turn -------------------
-        if jump_in and just_played and not cont_stack:
+        if (jump_in or double_jump) and just_played and not cont_stack:
             top_col = fcol[side, top]
             can_jump = ((top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)) \
                 and (exact_draws or _DRAW_N[top_rank] == 0)
@@ -702,7 +702,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                                        fcol, frank, rng, script, st)
                     if ji >= 0:
                         jw = last_actor
-                if jw < 0:
+                if jw < 0 and jump_in:
                     # others race the scheduled player; the victim of an attack may deflect
                     cnt = 0
                     q = p
@@ -1182,6 +1182,15 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     res[RES_SWAPS] += 1
                     if logon:
                         _log(log, st, EV_SWAP, actor, play_c, -1, 1 if zero_left else d)
+                    if round_n_round and p_forget > 0.0:
+                        # Speed Uno Round-n-Round: whoever is handed a one-card hand must call UNO
+                        for s in range(n):
+                            if active[s] and hlen[s] == 1 and rand01_nb(rng) < p_forget \
+                                    and rand01_nb(rng) < p_catch:
+                                res[RES_UNO_CAUGHT] += 1
+                                if logon:
+                                    _log(log, st, EV_UNO_CAUGHT, s, -1, uno_pen, 0)
+                                give_cards_nb(s, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
                 elif rk == 0 and zero_swap_any:
                     tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st, True)
                     if tgt >= 0:
@@ -1544,6 +1553,16 @@ def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
         gpts[1, j] = t
 
 
+@njit(cache=True)
+def workspace_nb(n, ncards):
+    """Buffers for play_round_nb (one set per thread, reused for every round of a batch)."""
+    return (np.empty((n, ncards), np.int64), np.empty(n, np.int64), np.empty(ncards, np.int64),
+            np.empty(ncards, np.int64), np.empty(ncards, np.int64), np.empty(ncards, np.int64),
+            np.ones(4 * n, np.int64), np.zeros(NST, np.int64), np.zeros(1, np.uint64),
+            np.empty((0, 5), np.int64), np.empty(0, np.int64), np.empty(0, np.int64),
+            np.zeros(NRES, np.int64), np.empty(n, np.int64))
+
+
 @njit(cache=True, _nrt=False)
 def seat_map_nb(seating, g, seed, n, pol, pp, seatmap, polg, ppg):
     """Which entry of the policy list sits in each seat for game/match g.
@@ -1578,21 +1597,8 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     of threads, any batch size and any split of a run.  o_wpol: the winner's index in the policy
     list (differs from the seat under rotating or shuffled seating).
     """
-    ncards = fcol.shape[1]
-    hand = np.empty((n, ncards), np.int64)
-    hlen = np.empty(n, np.int64)
-    pile = np.empty(ncards, np.int64)
-    disc = np.empty(ncards, np.int64)
-    lg = np.empty(ncards, np.int64)
-    tmp = np.empty(ncards, np.int64)
-    active = np.ones(4 * n, np.int64)
-    st = np.zeros(NST, np.int64)
-    rng = np.zeros(1, np.uint64)
-    log = np.empty((0, 5), np.int64)
-    order = np.empty(0, np.int64)
-    script = np.empty(0, np.int64)
-    res = np.zeros(NRES, np.int64)
-    seatmap = np.empty(n, np.int64)
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap = \
+        workspace_nb(n, fcol.shape[1])
     polg = pol.copy()
     ppg = pp.copy()
     z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
@@ -1653,21 +1659,8 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     (RULES.md 1.3) unless mi[MI_DEALER_RULE] says otherwise.  When r_out has rows, round records are
     written from row r_offset[m - m0]: (match, round, dealer, winner, winner_points, turns, capped).
     """
-    ncards = fcol.shape[1]
-    hand = np.empty((n, ncards), np.int64)
-    hlen = np.empty(n, np.int64)
-    pile = np.empty(ncards, np.int64)
-    disc = np.empty(ncards, np.int64)
-    lg = np.empty(ncards, np.int64)
-    tmp = np.empty(ncards, np.int64)
-    active = np.ones(4 * n, np.int64)
-    st = np.zeros(NST, np.int64)
-    rng = np.zeros(1, np.uint64)
-    log = np.empty((0, 5), np.int64)
-    order = np.empty(0, np.int64)
-    script = np.empty(0, np.int64)
-    res = np.zeros(NRES, np.int64)
-    seatmap = np.empty(n, np.int64)
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap = \
+        workspace_nb(n, fcol.shape[1])
     polg = pol.copy()
     ppg = pp.copy()
     scores = np.zeros(n, np.int64)

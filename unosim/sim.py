@@ -168,6 +168,47 @@ def pack_rules(rules: RuleSet, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
     return ri, rf
 
 
+# House rules that act only through certain cards (RULES.md 2.12: house rules play on every deck with
+# that deck's cards); a rule whose cards the deck lacks is refused rather than silently doing nothing.
+_RULE_CARDS = {
+    "seven_zero": ((7, 0), "7s or 0s"),
+    "zero_swap_any": ((0,), "0s"),
+    "speed_round_n_round": ((0,), "0s"),
+    "zero_worth_50": ((0,), "0s"),
+    "swap_on_five": ((5,), "5s"),
+    "deflect_skip": ((E.SKIP,), "Skips"),
+    "deflect_draw_two": ((E.DRAW2, E.DRAW1, E.DRAW5, E.DRAW3), "coloured draw cards"),
+    "deflect_wd4": ((E.WD4,), "Wild Draw Fours"),
+    "reverse_bounce": ((E.REVERSE,), "Reverses"),
+    "stacking": ((E.DRAW2, E.WD4, E.DRAW1, E.DRAW5, E.DRAW3, E.WILD_DRAW2), "stackable draw cards"),
+    "wild_color_rotation": ((E.WILD, E.WD4, E.WILD_DRAW2, E.WILD_DRAW_COLOR, E.HOWLER, E.INVIS_WILD,
+                             E.DANCING_WILD), "wild cards"),
+}
+
+
+def check_rules_fit_deck(rules: RuleSet, deck: Deck) -> None:
+    """Refuse a house rule that cannot act on this deck (e.g. zero_swap_any with UNO Flip: no 0s)."""
+    ranks = set(np.unique(deck.face_rank).tolist())
+    for name, (needed, what) in _RULE_CARDS.items():
+        if getattr(rules, name) and not ranks.intersection(needed):
+            raise SimulationError(f"rule {name!r} needs {what}, which deck {deck.name!r} does not have; "
+                                  f"accepted: a deck with {what}, or drop {name}")
+
+
+def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, threads: Any, deck: str
+                 ) -> tuple[int, int, int, int, RuleSet, Deck]:
+    """Validate what every run needs: (players, games, threads, seed, rules, deck), in that order."""
+    n = check_players(players)
+    g = check_games(games)
+    t = check_threads(threads)
+    s = check_seed(seed)
+    rs = parse_rules(rules) if not isinstance(rules, RuleSet) else rules
+    dk = get_deck(deck)
+    check_fits(dk, rs, n)
+    check_rules_fit_deck(rs, dk)
+    return n, g, t, s, rs, dk
+
+
 def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
     return {
         "winner": np.empty(n, np.int16),
@@ -264,13 +305,7 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
                                 seating=seating, **match_options)
     if match_options:
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to --mode match only")
-    n = check_players(players)
-    g = check_games(games)
-    t = check_threads(threads)
-    seed = check_seed(seed)
-    rs = parse_rules(rules) if not isinstance(rules, RuleSet) else rules
-    dk = get_deck(deck)
-    check_fits(dk, rs, n)
+    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     specs: list[PolicySpec] = parse_policies(policies, n)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
@@ -292,6 +327,12 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
     summary = summarize(records, meta) if len(records) else {"games": 0}
+    if len(records):
+        # per-round counters of the house rules and decks (flips, challenges, stacks, swaps, ...)
+        for col in EXTRA_COLUMNS[:-1]:
+            x = records[col].to_numpy(np.float64)
+            summary[f"mean_{col}"] = float(x.mean())
+            summary[f"se_{col}"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else None
     summary.update({
         "rules": rs.to_string(),
         "deck": dk.name,
