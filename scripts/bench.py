@@ -67,14 +67,13 @@ def main() -> None:
                     r = rate(rules, n, pol, args.games, th)
                     rows.append({"rules": rules, "players": n, "policy": pol, "threads": th, "rounds_per_s": r})
                     print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}", flush=True)
-    for rules in ("stacking", "seven_zero", "jump_in", "party"):
-        try:
-            r = rate(rules, 4, "random", args.games, 1)
-        except ValueError as e:  # preset not simulated by this engine version
-            print(f"{rules:<12} skipped: {e}")
-            continue
-        rows.append({"rules": rules, "players": 4, "policy": "random", "threads": 1, "rounds_per_s": r})
-        print(f"{rules:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}", flush=True)
+    for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
+                        ("party", "classic"), ("everything", "classic"), ("official", "flip")):
+        r = rate(rules, 4, "random", args.games, 1, deck)
+        label = rules if deck == "classic" else f"{rules} ({deck})"
+        rows.append({"rules": rules, "deck": deck, "players": 4, "policy": "random", "threads": 1,
+                     "rounds_per_s": r})
+        print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}", flush=True)
     if args.json:
         print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "rows": rows}))
 
