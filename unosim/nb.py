@@ -188,16 +188,23 @@ def draw_card_nb(pile, disc, st, rng, log):
     return pile[k]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log):
+    """Seat p draws one card into its hand; returns it, or -1 when nothing is left to draw."""
+    c = draw_card_nb(pile, disc, st, rng, log)
+    if c >= 0:
+        hand[p, hlen[p]] = c
+        hlen[p] += 1
+    return c
+
+
 @njit(cache=True, _nrt=False)
 def give_cards_nb(p, k, hand, hlen, pile, disc, st, rng, log, ev):
     """Seat p draws k cards (a penalty when ev == EV_PENALTY).  Returns how many it really got."""
     got = 0
     for _ in range(k):
-        c = draw_card_nb(pile, disc, st, rng, log)
-        if c < 0:
+        if draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log) < 0:
             break
-        hand[p, hlen[p]] = c
-        hlen[p] += 1
         got += 1
     if log.shape[0] > 0 and k > 0:
         _log(log, st, ev, p, -1, got, k)
@@ -210,11 +217,9 @@ def draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, l
     (black never counts); stops when nothing is left to draw.  Returns cards drawn."""
     got = 0
     while True:
-        c = draw_card_nb(pile, disc, st, rng, log)
+        c = draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log)
         if c < 0:
             break
-        hand[p, hlen[p]] = c
-        hlen[p] += 1
         got += 1
         if fcol[side, c] == color:
             break
@@ -933,11 +938,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 got = -1
                 playable = False
                 while True:
-                    c = draw_card_nb(pile, disc, st, rng, log)
+                    c = draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log)
                     if c < 0:
                         break
-                    hand[p, hlen[p]] = c
-                    hlen[p] += 1
                     got = c
                     if logon:
                         _log(log, st, EV_DRAW, p, c, 0, 0)
