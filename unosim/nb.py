@@ -325,14 +325,6 @@ def _rotate_hands(n, d, active, hand, hlen, tmp):
     hlen[s] = ln
 
 
-@njit(cache=True, _nrt=False)
-def hand_points_nb(p, side, hand, hlen, frank, fpts):
-    t = 0
-    for i in range(hlen[p]):
-        t += fpts[side, hand[p, i]]
-    return t
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def _most_color(p, side, hand, hlen, fcol):
     """Colour the seat holds most of (ties to the lowest index); 0 for an empty or all-black hand."""

@@ -58,35 +58,27 @@ def check_players(players: Any) -> int:
     return n
 
 
-def check_games(games: Any) -> int:
+def _positive_int(name: str, value: Any) -> int:
+    """An integer >= 1, or a one-line SimulationError naming the value."""
     try:
-        g = int(games)
+        v = int(value)
     except (TypeError, ValueError):
-        raise SimulationError(f"games={games!r} is not a number; accepted: a positive integer") from None
-    if g < 1 or g != games:
-        raise SimulationError(f"games={games!r} is not positive; accepted: a positive integer")
-    return g
+        raise SimulationError(f"{name}={value!r} is not a number; accepted: a positive integer") from None
+    if v < 1 or v != value:
+        raise SimulationError(f"{name}={value!r} is not positive; accepted: a positive integer")
+    return v
+
+
+def check_games(games: Any) -> int:
+    return _positive_int("games", games)
 
 
 def check_threads(threads: Any) -> int:
-    if threads is None:
-        return max(1, os.cpu_count() or 1)
-    t = int(threads)
-    if t < 1 or t != threads:
-        raise SimulationError(f"threads={threads!r} is not positive; accepted: a positive integer")
-    return t
+    return max(1, os.cpu_count() or 1) if threads is None else _positive_int("threads", threads)
 
 
 def check_batch(batch_size: Any, default: int) -> int:
-    if batch_size is None:
-        return default
-    try:
-        b = int(batch_size)
-    except (TypeError, ValueError):
-        raise SimulationError(f"batch_size={batch_size!r} is not an integer; accepted: a positive integer") from None
-    if b < 1 or b != batch_size:
-        raise SimulationError(f"batch_size={batch_size!r} is not positive; accepted: a positive integer")
-    return b
+    return default if batch_size is None else _positive_int("batch_size", batch_size)
 
 
 def check_seed(seed: Any) -> int:
