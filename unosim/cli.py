@@ -28,8 +28,11 @@ def _fail(exc: Exception) -> CliError:
 
 
 def _check_out(out: str | None) -> Path | None:
+    """The --out folder, created (with its parents) only once everything else has been checked."""
     if out is None:
         return None
+    if not out.strip():
+        raise CliError(f"--out {out!r} is empty; accepted: a directory path")
     p = Path(out)
     try:
         p.mkdir(parents=True, exist_ok=True)
@@ -42,10 +45,13 @@ def _check_out(out: str | None) -> Path | None:
     return p
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(__version__, prog_name="unosim")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """unosim: Monte-Carlo strategy simulator for UNO and its variants."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 @main.command()
@@ -78,29 +84,35 @@ def main() -> None:
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
              mode, scoring, target, partners, max_rounds, round_records) -> None:
     """Simulate many rounds (or full matches) and summarise them."""
-    from .sim import simulate as run
+    from .sim import check_simulate
 
-    out_dir = _check_out(out)
     try:
         kw = dict(rules=rules, players=_int("players", players), policies=policies,
-                  games=_int("games", games), seed=_int("seed", seed),
-                  threads=None if threads is None else _int("threads", threads), deck=deck,
-                  batch_size=None if batch_size is None else _int("batch-size", batch_size),
-                  seating=seating, mode=mode)
+                  games=_int("games", games), seed=_int("seed", seed), threads=_int("threads", threads),
+                  deck=deck, batch_size=_int("batch-size", batch_size), seating=seating, mode=mode,
+                  progress=sys.stderr.isatty())
         if mode == "match":
-            kw.update(scoring=scoring, target=None if target is None else _int("target", target),
-                      partners=partners, max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
-        elif target is not None or partners or round_records or scoring != "standard":
-            raise CliError("--target/--scoring/--partners/--round-records apply to --mode match only; "
-                           "accepted: add --mode match")
-        result = run(**kw, progress=sys.stderr.isatty())
+            kw.update(scoring=scoring, target=_int("target", target), partners=partners,
+                      max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
+        elif target is not None or partners or round_records or scoring != "standard" or max_rounds != "1000":
+            raise CliError("--target/--scoring/--partners/--max-rounds/--round-records apply to --mode match "
+                           "only; accepted: add --mode match")
+        if report and mode == "match":
+            raise CliError("--report draws the charts of round-mode runs; accepted: --report with --mode round "
+                           "(a match run's numbers are in its summary.json)")
+        if out is None and (report or round_records):
+            raise CliError(f"{'--report' if report else '--round-records'} writes into the --out folder; "
+                           "accepted: add --out DIR")
+        planned = check_simulate(**kw)
     except ValueError as e:
         raise _fail(e) from None
+    out_dir = _check_out(out)
+    result = planned.execute()
     if out_dir is not None:
         from .io import save_run
 
         save_run(result, out_dir)
-        if report and mode == "round":
+        if report:
             from .report import make_report
 
             make_report([(result.meta["rules"], result.records, result.meta)], out_dir)
@@ -116,11 +128,11 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         sys.exit(130)
 
 
-def _int(name: str, value) -> int:
-    try:
-        return int(str(value).replace("_", ""))
-    except ValueError:
-        raise CliError(f"--{name} {value!r} is not an integer; accepted: an integer") from None
+def _int(option: str, value: str | None) -> int | None:
+    """An integer option's text (``1_000_000`` allowed); its range is checked by the API."""
+    from .validate import parse_cli_int
+
+    return parse_cli_int(option, value)
 
 
 def _f(x, spec: str) -> str:
@@ -219,17 +231,18 @@ def demo(out: str, games: str, seed: str) -> None:
     """The built-in default job: official vs house rules, random vs greedy, with a report."""
     from .io import save_run
     from .report import make_report
-    from .sim import simulate as run
+    from .sim import check_simulate
 
+    try:
+        n_games, s = _int("games", games), _int("seed", seed)
+        planned = [check_simulate(rules=rules, players=players, policies=policies, games=n_games, seed=s,
+                                  progress=sys.stderr.isatty()) for _, rules, players, policies in DEMO_JOBS]
+    except ValueError as e:
+        raise _fail(e) from None
     out_dir = _check_out(out)
-    n_games, s = _int("games", games), _int("seed", seed)
     runs = []
-    for label, rules, players, policies in DEMO_JOBS:
-        try:
-            r = run(rules=rules, players=players, policies=policies, games=n_games, seed=s,
-                    progress=sys.stderr.isatty())
-        except ValueError as e:
-            raise _fail(e) from None
+    for (label, *_), job in zip(DEMO_JOBS, planned, strict=True):
+        r = job.execute()
         slug = "".join(ch if ch.isalnum() else "_" for ch in label).strip("_")
         save_run(r, out_dir / "runs" / slug)
         runs.append((label, r.records, r.meta))
@@ -251,7 +264,6 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     from .io import load_run
     from .report import make_report
 
-    out_dir = _check_out(out)
     loaded = []
     for r in runs:
         try:
@@ -262,7 +274,7 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
             raise CliError(f"{r!r} is a match-mode run; accepted: runs of --mode round "
                            "(match summaries are in its summary.json)")
         loaded.append((Path(r).name, records, meta))
-    paths = make_report(loaded, out_dir, title=title)
+    paths = make_report(loaded, _check_out(out), title=title)
     click.echo(f"report: {paths['summary.md']}")
 
 
