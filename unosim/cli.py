@@ -278,10 +278,12 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     click.echo(f"report: {paths['summary.md']}")
 
 
-def run() -> None:
-    """Console entry point: click usage errors become one line on stderr, exit code 2."""
+def run(argv: list[str] | None = None) -> None:
+    """Console entry point: click usage errors become one line on stderr, exit code 2.
+
+    ``argv``: the arguments (default: the process's own, ``sys.argv[1:]``)."""
     try:
-        rc = main.main(standalone_mode=False)
+        rc = main.main(args=argv, prog_name="unosim", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)

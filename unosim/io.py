@@ -85,7 +85,7 @@ def read_meta(path: Path) -> dict[str, Any]:
         if key not in meta:
             raise RunFileError(f"{str(path)!r} has no {key!r}; accepted: meta.json with {_META_KEYS}")
         if not ok(meta[key]):
-            raise RunFileError(f"{str(path)!r}: {key}={_short(meta[key])} is not {what}")
+            raise RunFileError(f"{str(path)!r}: {key}={_short(meta[key])} is invalid; accepted: {what}")
     n = meta["players"]
     if len(meta["policies"]) != n:
         raise RunFileError(f"{str(path)!r}: {len(meta['policies'])} policies for players={n}; accepted: one "

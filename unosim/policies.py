@@ -110,7 +110,7 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     name = name.strip().lower()
     allowed = list(PUBLIC) + (["scripted"] if allow_scripted else [])
     if name not in allowed:
-        raise _unknown(name, allowed)
+        raise _unknown(name or t, allowed)
     info = POLICIES[name]
     params: dict[str, float] = {}
     if rest:
@@ -148,6 +148,10 @@ def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
         shown = " ".join(repr(text).split())[:60]
         raise PolicyError(f"policies={shown} is not a policy string; accepted: one policy for all seats "
                           f"({', '.join(PUBLIC)}) or a comma list / list of strings, one per seat")
+    for k, item in enumerate(items):
+        if not item.strip():
+            raise PolicyError(f"policies={text!r} has an empty entry (#{k + 1}); accepted: one policy for all "
+                              f"seats ({', '.join(PUBLIC)}) or a comma list, one per seat")
     specs = [parse_policy(s, allow_scripted) for s in items]
     if len(specs) == 1:
         specs = specs * players

@@ -655,9 +655,11 @@ def _suggest(word: str, candidates: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _unknown_message(what: str, word: str, known: Iterable[str], extra: Iterable[str] = ()) -> str:
+def _unknown_message(what: str, word: str, known: Iterable[str], extra: Iterable[str] = (),
+                     shown: str | None = None) -> str:
+    """``shown``: the name as the user typed it (``word`` is its canonical spelling, used for suggestions)."""
     known = list(known)
-    return f"unknown {what} '{word}'; known: {', '.join(known)}{_suggest(word, [*known, *extra])}"
+    return f"unknown {what} '{shown or word}'; known: {', '.join(known)}{_suggest(word, [*known, *extra])}"
 
 
 def _coerce(info: OptionInfo, value: Any) -> Any:
@@ -1056,7 +1058,7 @@ def _apply_term(values: dict[str, Value], term: str) -> None:
     if info is not None:
         where = f"{info.group}({name}=...) or " if info.group else ""
         raise RuleError(f"'{name}' is a parameter, not a rule; write {where}set({name}=...)")
-    raise RuleError(_unknown_message("rule", name, _term_names(), _all_names()))
+    raise RuleError(_unknown_message("rule", name, _term_names(), _all_names(), shown=m.group(1)))
 
 
 def parse_rules(text: str | RuleSet, *, check_engine: bool = True) -> RuleSet:

@@ -105,6 +105,14 @@ def script_value(item: Any) -> int:
     return kind_code(t)
 
 
+def at(where: str, fn, *args):
+    """``fn(*args)``, with ``where`` (e.g. ``hands[1][0]``) in front of the message of a ScenarioError."""
+    try:
+        return fn(*args)
+    except ScenarioError as e:
+        raise ScenarioError(f"{where}: {e}") from None
+
+
 def rig_order(deck: Deck, hands: list[list[str]], start: str, pile: list[str]) -> np.ndarray:
     """The kernel's rigged order: [hand sizes..., physical card ids top down]."""
     free: dict[tuple[int, int], list[int]] = {}
@@ -112,21 +120,21 @@ def rig_order(deck: Deck, hands: list[list[str]], start: str, pile: list[str]) -
         free.setdefault((int(deck.face_color[0, c]), int(deck.face_rank[0, c])), []).append(c)
     used: list[int] = []
 
-    def take(name: str) -> int:
-        k = parse_kind(name)
+    def take(where: str, name: str) -> int:
+        k = at(where, parse_kind, name)
         if not free.get(k):
-            raise ScenarioError(f"card {name!r} is used more often than the {deck.name} deck holds it; "
+            raise ScenarioError(f"{where}: card {name!r} is used more often than the {deck.name} deck holds it; "
                                 f"accepted: at most as many copies as the deck has")
         c = free[k].pop(0)
         used.append(c)
         return c
 
-    for h in hands:
-        for name in h:
-            take(name)
-    take(start)
-    for name in pile:
-        take(name)
+    for s, h in enumerate(hands):
+        for i, name in enumerate(h):
+            take(f"hands[{s}][{i}]", name)
+    take("start", start)
+    for i, name in enumerate(pile):
+        take(f"pile[{i}]", name)
     taken = set(used)
     rest = [c for c in range(deck.size) if c not in taken]
     return np.array([len(h) for h in hands] + used + rest, np.int64)
@@ -257,7 +265,8 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
         fcol, frank, fpts = fcol.copy(), frank.copy(), fpts.copy()
         nb.pair_faces_nb(seed, np.uint64(0), dk.face_color, dk.face_rank, dk.face_points, fcol, frank, fpts)
         dk = Deck(dk.name, fcol, frank, fpts, True)
-    sc = np.array([script_value(x) for x in _sequence("script", script)], np.int64)
+    sc = np.array([at(f"script[{i}]", script_value, x) for i, x in enumerate(_sequence("script", script))],
+                  np.int64)
     if len(sc) and "scripted" not in {sp.name for sp in specs}:
         raise ScenarioError("script=... is given but no seat is scripted, so it would be ignored; accepted: "
                             "policies with a 'scripted' seat, or no script")
