@@ -32,6 +32,7 @@
  *
  * Build and run:  cc -O2 -o ref_official ref_official.c && ./ref_official PLAYERS ROUNDS [SEED]
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -211,14 +212,14 @@ static Result play_round(Game *g)
 
     uint8_t legal[NCARDS];
     for (;;) {
+        if (res.turns >= TURN_CAP)
+            return res;
         if (pend_skip) {
             draw_cards(g, p, pend_draw);
             pend_skip = pend_draw = 0;
             p = next_seat(p, d, n);
             continue;
         }
-        if (res.turns >= TURN_CAP)
-            return res;
         res.turns++;
 
         const int top_rank = RANK(g->disc[g->ndisc - 1]);
