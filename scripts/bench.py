@@ -63,7 +63,8 @@ def build_c_reference() -> Path | None:
     """Compile the C reference into build/cref/; None (with a printed note) without a compiler."""
     cc = cref.compiler()
     if cc is None:
-        print("C reference: skipped (no C compiler: neither $CC nor cc found)")
+        wanted = f"$CC={os.environ['CC']!r}" if os.environ.get("CC", "").strip() else "cc"
+        print(f"C reference: skipped (no C compiler: {wanted} not found)")
         return None
     try:
         exe = cref.build(ROOT / "build" / "cref", cc)
