@@ -309,11 +309,12 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
         except ValueError as e:
             raise _fail(e) from None
         loaded.append((Path(r).name, records, meta))
-    modes = {meta.get("mode", "round") for _, _, meta in loaded}
-    if len(modes) > 1:
-        raise CliError(f"{runs[0]!r} and the other runs mix round and match mode; accepted: runs of one mode "
-                       "(all --mode round or all --mode match)")
-    make = make_match_report if modes == {"match"} else make_report
+    modes = [meta.get("mode", "round") for _, _, meta in loaded]
+    odd = next((r for r, m in zip(runs, modes, strict=True) if m != modes[0]), None)
+    if odd is not None:
+        raise CliError(f"{odd!r} is a {modes[runs.index(odd)]}-mode run but {runs[0]!r} is a {modes[0]}-mode run; "
+                       "accepted: runs of one mode (all --mode round or all --mode match)")
+    make = make_match_report if modes[0] == "match" else make_report
     paths = make(loaded, out_dir, title=title)
     click.echo(f"report: {paths['summary.md']}")
 

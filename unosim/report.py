@@ -552,7 +552,9 @@ def _policy_frame(r: _MatchRun) -> pd.DataFrame:
 
 def _team_frame(r: _MatchRun) -> pd.DataFrame:
     s = r.summary
-    keys = [f"Team {t}\nseats {a}+{b}" for t, (a, b) in enumerate(s["team_seats"])]
+    pols = ["+".join(p) for p in s["team_policies"]] if s["team_policies"] else None
+    keys = [f"Team {t}\nseats {a}+{b}\n" + (pols[t] if pols else f"({s['seating']} seating)")
+            for t, (a, b) in enumerate(s["team_seats"])]
     return _rate_frame(keys, s["team_match_win_rate"], s["team_match_win_rate_ci"])
 
 
