@@ -297,7 +297,7 @@ def demo(out: str, games: str, seed: str) -> None:
 @click.option("--out", required=True, help="Directory for the report.")
 @click.option("--title", default="unosim report", show_default=True)
 def report(runs: tuple[str, ...], out: str, title: str) -> None:
-    """Charts and tables comparing saved runs (directories written by `simulate --out`)."""
+    """Charts and tables comparing saved runs (directories written by `simulate --out`; all round mode or all match mode)."""
     from .io import load_run
     from .report import make_match_report, make_report
 

@@ -558,15 +558,16 @@ def _team_frame(r: _MatchRun) -> pd.DataFrame:
     return _rate_frame(keys, s["team_match_win_rate"], s["team_match_win_rate_ci"])
 
 
-def _opponents(row: Mapping[str, Any]) -> str:
+def _opponents(row: Mapping[str, Any]) -> list[str]:
     others = row["line_up"].split(" vs ")
     others.remove(row["team"])
-    return " vs ".join(others)
+    return others
 
 
 def _line_up_frame(r: _MatchRun) -> pd.DataFrame:
     rows = r.summary["team_composition_match_win_rate"]
-    keys = [f"{row['team']}\nvs {_opponents(row)}" for row in rows]
+    keys = [row["team"] + (f" (x{row['teams']})" if row["teams"] > 1 else "") + "".join(f"\nvs {o}" for o in _opponents(row))
+            for row in rows]
     return _rate_frame(keys, [row["win_rate"] for row in rows], [(row["ci_lo"], row["ci_hi"]) for row in rows])
 
 
@@ -581,7 +582,7 @@ def _match_rate_chart(runs: Sequence[_MatchRun], tables: Sequence[pd.DataFrame],
         _rate_points(ax, x, t, r.color, r.label)
     for k in sorted(set(fair)):
         ax.axhline(1.0 / k, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{k})", zorder=1)
-    ax.set_xticks(np.arange(len(cats)), cats)
+    ax.set_xticks(np.arange(len(cats)), cats, fontsize=9 if len(cats) <= 4 else 7)
     ax.set_xlim(-0.6, len(cats) - 0.4)
     ax.margins(y=0.15)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
@@ -619,7 +620,8 @@ def _match_charts(runs: Sequence[_MatchRun], out: Path) -> dict[str, tuple[Path,
             mixed, [_line_up_frame(r) for r in mixed], [int(r.summary["teams"]) for r in mixed],
             "Team composition (and its opponents)", "Match win rate per team (% of matches)",
             "Match win rate by team composition",
-            "Matches grouped by the policies on each team, whatever the seats. " + wilson,
+            "Grouped by the policies on each team, whatever the seats; (xk): per-team share of k such teams. "
+            + wilson,
             out / "match_win_rate_by_line_up.png"), "Match win rate by team composition")
     rounds = [_int_values(r.records["rounds"].to_numpy()) for r in runs]
     extra = [f"({_share_text(int(r.summary['capped_matches']), int(r.summary['games']))} capped)"
