@@ -1,8 +1,9 @@
 """Charts and tables comparing simulated runs, ready for a blog post.
 
 :func:`make_report` takes runs ``(label, records, meta)`` (see :mod:`unosim.stats` for the columns)
-and writes PNG charts, ``summary.csv`` and ``summary.md`` into one folder.  Every estimate comes
-with a 95% confidence interval.
+and writes PNG charts, ``summary.csv`` and ``summary.md`` into one folder; :func:`make_match_report`
+does the same for match-mode runs (by team in partners mode).  Every estimate comes with a 95%
+confidence interval.
 
 Figures are built with :class:`matplotlib.figure.Figure` on an Agg canvas, never through pyplot, so
 nothing is displayed, the caller's backend is left alone and figures are freed once saved.  All
@@ -711,9 +712,10 @@ def _match_markdown(runs: Sequence[_MatchRun], title: str, captions: Mapping[str
     for r in runs:
         s = r.summary
         lines.append(f"- **{_md_escape(r.label)}**: `unosim simulate --mode match --rules '{s['rules']}' "
-                     f"--players {s['players']} --policies '{','.join(s['policies'])}' --seating {s['seating']} "
-                     f"--scoring {s['scoring']} --target {s['target']}{' --partners' if r.partners else ''} "
-                     f"--games {s['games']} --seed {s['seed']}`")
+                     f"--deck '{r.meta.get('deck', 'classic')}' --players {s['players']} "
+                     f"--policies '{','.join(s['policies'])}' --seating {s['seating']} --scoring {s['scoring']} "
+                     f"--target {s['target']} --max-rounds {r.meta.get('max_rounds', 1000)}"
+                     f"{' --partners' if r.partners else ''} --games {s['games']} --seed {s['seed']}`")
     lines.append("")
     return "\n".join(lines)
 
