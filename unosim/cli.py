@@ -97,9 +97,6 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         elif target is not None or partners or round_records or scoring != "standard" or max_rounds != "1000":
             raise CliError("--target/--scoring/--partners/--max-rounds/--round-records apply to --mode match "
                            "only; accepted: add --mode match")
-        if report and mode == "match":
-            raise CliError("--report draws the charts of round-mode runs; accepted: --report with --mode round "
-                           "(a match run's numbers are in its summary.json)")
         if out is None and (report or round_records):
             raise CliError(f"{'--report' if report else '--round-records'} writes into the --out folder; "
                            "accepted: add --out DIR")
@@ -113,9 +110,10 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
 
         save_run(result, out_dir)
         if report:
-            from .report import make_report
+            from .report import make_match_report, make_report
 
-            make_report([(result.meta["rules"], result.records, result.meta)], out_dir)
+            make = make_match_report if mode == "match" else make_report
+            make([(result.meta["rules"], result.records, result.meta)], out_dir)
     if as_json:
         click.echo(json.dumps(result.summary, allow_nan=False))
     else:
@@ -169,29 +167,78 @@ def format_summary(s: dict) -> str:
 
 
 def format_match_summary(s: dict) -> str:
-    """A readable table of a match-mode summary with 95% confidence half-widths."""
+    """A readable table of a match-mode summary with 95% confidence half-widths (teams in partners mode)."""
     from .report import fmt_pm
 
     lines = [
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {s['scoring']} to {s['target']}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
         f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
+    ]
+    if s.get("scoring_note"):
+        lines.append(f"scores    {s['scoring_note']}")
+    lines += [
         "",
         f"mean rounds per match   {fmt_pm(s['mean_rounds'], 1.96 * (s['se_rounds'] or 0))}   "
         f"(sd {_f(s['sd_rounds'], '.2f')})",
         "",
-        "seat  match win rate     round win rate     mean final score",
     ]
-    for i in range(s["players"]):
-        lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * (s['seat_match_win_rate_se'][i] or 0), pct=True):<18} "
-                     f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True):<18} "
-                     f"{_f(s['mean_final_score_by_seat'][i], '.1f')}")
-    lines += ["", "policy                     match win rate per seat   round win rate per seat"]
-    for name in s["policy_match_win_rate"]:
-        lines.append(f"{name:<26} {fmt_pm(s['policy_match_win_rate'][name], 1.96 * (s['policy_match_win_rate_se'][name] or 0), pct=True):<25} "
-                     f"{fmt_pm(s['policy_round_win_rate'][name], 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
+    if s.get("partners"):
+        lines += _format_team_tables(s)
+    else:
+        lines.append("seat  match win rate     round win rate     mean final score")
+        for i in range(s["players"]):
+            lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * (s['seat_match_win_rate_se'][i] or 0), pct=True):<18} "
+                         f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True):<18} "
+                         f"{_f(s['mean_final_score_by_seat'][i], '.1f')}")
+    if "policy_match_win_rate" in s:
+        lines += ["", "policy                     match win rate per seat   round win rate per seat"]
+        for name in s["policy_match_win_rate"]:
+            lines.append(f"{name:<26} {fmt_pm(s['policy_match_win_rate'][name], 1.96 * (s['policy_match_win_rate_se'][name] or 0), pct=True):<25} "
+                         f"{fmt_pm(s['policy_round_win_rate'][name], 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
+    elif len(s["policy_round_win_rate"]) > 1:
+        lines += ["", "policy                     round win rate per seat"]
+        for name, rate in s["policy_round_win_rate"].items():
+            lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
     lines += ["", f"{s['games_per_second']:,.0f} matches/s on {s.get('threads')} threads; engine v{s.get('engine_version')}"]
     return "\n".join(lines)
+
+
+def _format_team_tables(s: dict) -> list[str]:
+    """Partners mode: the team table, the win rate per team composition and the relabelled seat table."""
+    from .report import fmt_ci, fmt_pm
+
+    half = s["teams"]
+    pols = s["team_policies"] or [[f"({s['seating']})"] for _ in range(half)]
+    names = ["+".join(p) for p in pols]
+    w = max(14, *(len(nm) + 2 for nm in names))
+    lines = [f"teams     {half} teams of two: seats i and i+{half} are partners and share one score",
+             "",
+             f"team  seats  {'policies':<{w}} {'match win rate (95% CI)':<27} {'round win rate':<18} mean final score"]
+    for t in range(half):
+        a, b = s["team_seats"][t]
+        lines.append(f"{t:>4}  {f'{a}+{b}':<6} {names[t]:<{w}} "
+                     f"{fmt_ci(s['team_match_win_rate'][t], *s['team_match_win_rate_ci'][t]):<27} "
+                     f"{fmt_pm(s['team_round_win_rate'][t], 1.96 * (s['team_round_win_rate_se'][t] or 0), pct=True):<18} "
+                     f"{fmt_pm(s['team_mean_final_score'][t], 1.96 * (s['team_mean_final_score_se'][t] or 0))}")
+    rows = s["team_composition_match_win_rate"]
+    lu_w = max(len("line-up") + 2, *(len(r["line_up"]) + 2 for r in rows))
+    tw = max(len("team") + 2, *(len(r["team"]) + 2 for r in rows))
+    lines += ["", f"{'line-up':<{lu_w}} {'team':<{tw}} {'matches':>9}   match win rate per team (95% CI)"]
+    last = None
+    for r in rows:
+        same = r["line_up"] == last
+        last = r["line_up"]
+        lines.append(f"{'' if same else r['line_up']:<{lu_w}} {r['team']:<{tw}} "
+                     f"{'' if same else format(r['matches'], ','):>9}   {fmt_ci(r['win_rate'], r['ci_lo'], r['ci_hi'])}"
+                     + (f"   (x{r['teams']} teams, per-team share)" if r["teams"] > 1 else ""))
+    lines += ["", "seat  team  went out in the deciding round   round win rate"]
+    for i in range(s["players"]):
+        lines.append(f"{i:>4}  {i % half:>4}  "
+                     f"{fmt_pm(s['seat_went_out_deciding_round'][i], 1.96 * (s['seat_went_out_deciding_round_se'][i] or 0), pct=True):<32} "
+                     f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True)}")
+    lines.append("(the partner whose last card won the match for the team; not a win of its own)")
+    return lines
 
 
 @main.command("rules")
@@ -260,9 +307,9 @@ def demo(out: str, games: str, seed: str) -> None:
 @click.option("--out", required=True, help="Directory for the report.")
 @click.option("--title", default="unosim report", show_default=True)
 def report(runs: tuple[str, ...], out: str, title: str) -> None:
-    """Charts and tables comparing saved runs (directories written by `simulate --out`)."""
+    """Charts and tables comparing saved runs (directories written by `simulate --out`; all round mode or all match mode)."""
     from .io import load_run
-    from .report import make_report
+    from .report import make_match_report, make_report
 
     loaded = []
     for r in runs:
@@ -270,11 +317,14 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
             records, meta = load_run(Path(r))
         except ValueError as e:
             raise _fail(e) from None
-        if meta.get("mode") == "match":
-            raise CliError(f"{r!r} is a match-mode run; accepted: runs of --mode round "
-                           "(match summaries are in its summary.json)")
         loaded.append((Path(r).name, records, meta))
-    paths = make_report(loaded, _check_out(out), title=title)
+    modes = [meta.get("mode", "round") for _, _, meta in loaded]
+    odd = next((r for r, m in zip(runs, modes, strict=True) if m != modes[0]), None)
+    if odd is not None:
+        raise CliError(f"{odd!r} is a {modes[runs.index(odd)]}-mode run but {runs[0]!r} is a {modes[0]}-mode run; "
+                       "accepted: runs of one mode (all --mode round or all --mode match)")
+    make = make_match_report if modes[0] == "match" else make_report
+    paths = make(loaded, _check_out(out), title=title)
     click.echo(f"report: {paths['summary.md']}")
 
 

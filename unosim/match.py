@@ -55,6 +55,8 @@ from .sim import (
     warm_up,
 )
 from .stats import mean_ci, proportion_ci
+from .stats import ratio_se as _ratio_se
+from .teams import add_team_columns, with_teams
 from .validate import (
     SEATINGS,
     boolean,
@@ -173,20 +175,6 @@ class MatchSpec:
         return mi
 
 
-def _ratio_se(num: np.ndarray, den: np.ndarray) -> tuple[float, float]:
-    """Ratio estimator sum(num)/sum(den) with a cluster-robust (delta-method) standard error,
-    clusters = matches (rounds within a match are not independent)."""
-    m = len(num)
-    if m == 0 or den.sum() == 0:
-        return float("nan"), float("nan")
-    r = num.sum() / den.sum()
-    if m < 2:
-        return float(r), float("nan")
-    resid = num - r * den
-    se = np.sqrt((resid ** 2).sum() / (m * (m - 1))) / den.mean()
-    return float(r), float(se)
-
-
 def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
     n = int(meta["players"])
     pols = list(meta["policies"])
@@ -200,14 +188,14 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
     pol_w = np.bincount(wpol[wpol >= 0].astype(np.int64), minlength=n)[:n]
     names = list(dict.fromkeys(pols))
     seat_idx = {nm: [i for i, q in enumerate(pols) if q == nm] for nm in names}
-    pmw, pmw_se, prw, prw_se = {}, {}, {}, {}
+    pmw, pmw_se, pmw_ci, prw, prw_se = {}, {}, {}, {}, {}
     rw = records[[f"round_wins_{s}" for s in range(n)]].to_numpy(np.float64)
     sm = records[[f"policy_at_seat_{s}" for s in range(n)]].to_numpy()
     for nm in names:
         k = len(seat_idx[nm])
         wins = int(pol_w[seat_idx[nm]].sum())
-        pr, pse, _, _ = proportion_ci(wins, m)
-        pmw[nm], pmw_se[nm] = float(pr) / k, float(pse) / k
+        pr, pse, plo, phi = proportion_ci(wins, m)
+        pmw[nm], pmw_se[nm], pmw_ci[nm] = float(pr) / k, float(pse) / k, [plo / k, phi / k]
         mine = np.isin(sm, seat_idx[nm])
         r, rse = _ratio_se((rw * mine).sum(axis=1), rounds * k)
         prw[nm], prw_se[nm] = r, rse
@@ -217,7 +205,7 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
     def num(x: float) -> float | None:
         return None if x is None or not np.isfinite(x) else float(x)
 
-    return {
+    summary = {
         "mode": "match",
         "games": m,
         "players": n,
@@ -235,6 +223,7 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
         "seat_match_win_rate_se": [num(x) for x in np.atleast_1d(se)],
         "policy_match_win_rate": {k: num(v) for k, v in pmw.items()},
         "policy_match_win_rate_se": {k: num(v) for k, v in pmw_se.items()},
+        "policy_match_win_rate_ci": {k: [num(x) for x in v] for k, v in pmw_ci.items()},
         "seat_round_win_rate": [num(r) for r, _ in seat_rw],
         "seat_round_win_rate_se": [num(s) for _, s in seat_rw],
         "policy_round_win_rate": {k: num(v) for k, v in prw.items()},
@@ -242,6 +231,7 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
         "mean_final_score_by_seat": [num(x) for x in scores.mean(axis=0)] if m else [None] * n,
         "capped_matches": int((records["end_reason"].astype(object) == "round_cap").sum()),
     }
+    return with_teams(summary, records, meta)
 
 
 # bytes of match records per match in memory (kernel buffers plus the DataFrame copy), by player count
@@ -342,6 +332,8 @@ def run_matches(run: MatchRun) -> SimulationResult:
         rec[f"round_wins_{s}"] = sel["rwins"][:, s]
     for s in range(n):
         rec[f"policy_at_seat_{s}"] = sel["seatmap"][:, s]
+    if spec.partners:
+        add_team_columns(rec, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
     meta.update({"mode": "match", "seating": run.seating, "scoring": spec.scoring,
                  "target": spec.resolved_target(), "partners": spec.partners, "max_rounds": spec.max_rounds,
