@@ -247,23 +247,24 @@ def demo(out: str, games: str, seed: str) -> None:
 @click.option("--out", required=True, help="Directory for the report.")
 @click.option("--title", default="unosim report", show_default=True)
 def report(runs: tuple[str, ...], out: str, title: str) -> None:
-    """Charts and tables comparing saved runs (directories written by `simulate --out`)."""
-    from .io import load_run
+    """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
+    `simulate --out`, or folders holding several, such as a study's)."""
+    from .io import find_runs, load_run
     from .report import make_report
 
     out_dir = _check_out(out)
     loaded = []
     for r in runs:
-        try:
-            records, meta = load_run(Path(r))
-        except ValueError as e:
-            raise _fail(e) from None
-        if meta.get("mode") == "match":
-            raise CliError(f"{r!r} is a match-mode run; accepted: runs of --mode round "
-                           "(match summaries are in its summary.json)")
-        loaded.append((Path(r).name, records, meta))
+        found = find_runs(Path(r)) or [Path(r)]
+        for d in found:
+            try:
+                records, meta = load_run(d)
+            except ValueError as e:
+                raise _fail(e) from None
+            loaded.append((d.name, records, meta))
     paths = make_report(loaded, out_dir, title=title)
     click.echo(f"report: {paths['summary.md']}")
+    click.echo(f"page:   {paths['report.html']}")
 
 
 def run() -> None:

@@ -48,3 +48,12 @@ def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
         raise ValueError(f"{str(run_dir)!r} is not a saved run; accepted: a directory written by "
                          "`unosim simulate --out DIR` (records.parquet + meta.json)")
     return pd.read_parquet(rec_path), json.loads(meta_path.read_text())
+
+
+def find_runs(path: Path) -> list[Path]:
+    """``path`` itself when it is a saved run, else every saved run below it (sorted), e.g. a study's
+    or a sweep's output folder."""
+    path = Path(path)
+    if (path / "meta.json").is_file():
+        return [path]
+    return sorted(p.parent for p in path.rglob("meta.json") if (p.parent / "records.parquet").is_file())
