@@ -202,44 +202,27 @@ def presets() -> None:
     click.echo(format_presets())
 
 
-DEMO_JOBS = (
-    # (label, rules, players, policies)
-    ("official, 4 random", "official", 4, "random"),
-    ("official, 4 greedy vs random", "official", 4, "greedy,random,greedy,random"),
-    ("stacking, 4 random", "stacking", 4, "random"),
-    ("seven_zero, 4 random", "seven_zero", 4, "random"),
-)
-
-
 @main.command()
 @click.option("--out", default="results/demo", show_default=True, help="Directory for the report.")
-@click.option("--games", default="200000", show_default=True, help="Rounds per variant.")
+@click.option("--games", default="100000", show_default=True, help="Rounds per player count.")
 @click.option("--seed", default="7", show_default=True, help="Master seed.")
 def demo(out: str, games: str, seed: str) -> None:
-    """The built-in default job: official vs house rules, random vs greedy, with a report."""
-    from .io import save_run
-    from .report import make_report
-    from .sim import simulate as run
+    """One question answered with intervals: how big is the first player's edge with 2 to 10 players?
+
+    A small run of scripts/study_first_player.py (official rules, random policies)."""
+    from .studies import STUDIES, run_study
 
     out_dir = _check_out(out)
-    n_games, s = _int("games", games), _int("seed", seed)
-    runs = []
-    for label, rules, players, policies in DEMO_JOBS:
-        try:
-            r = run(rules=rules, players=players, policies=policies, games=n_games, seed=s,
-                    progress=sys.stderr.isatty())
-        except ValueError as e:
-            raise _fail(e) from None
-        slug = "".join(ch if ch.isalnum() else "_" for ch in label).strip("_")
-        save_run(r, out_dir / "runs" / slug)
-        runs.append((label, r.records, r.meta))
-        click.echo(f"{label:<32} {r.summary['games']:>9,} rounds  "
-                   f"{r.summary['games_per_second']:>10,.0f} rounds/s  mean turns {r.summary['mean_turns']:.2f}")
-    paths = make_report(runs, out_dir, title="unosim demo: classic UNO, house rules and policies")
-    click.echo(f"report: {paths['summary.md']}")
-    for name, p in sorted(paths.items()):
-        if name.endswith(".png"):
-            click.echo(f"chart:  {p}")
+    click.echo(STUDIES["first_player"].question)
+    try:
+        res = run_study("first_player", games=_int("games", games), seed=_int("seed", seed), out=out_dir,
+                        progress=sys.stderr.isatty(), echo=click.echo)
+    except ValueError as e:
+        raise _fail(e) from None
+    click.echo("\n".join(res.answer))
+    click.echo(f"headline chart: {res.files[res.study.headline]}")
+    click.echo(f"report: {res.files['summary.md']}")
+    click.echo(f"page:   {res.files['report.html']}")
 
 
 @main.command()

@@ -33,6 +33,11 @@ __all__ = ["make_report", "tables", "fmt_pm", "caption_text", "reproduce_command
 #: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 
+#: With more runs than colours, the next eight get the next marker / line style.
+MARKERS = ("o", "s", "^", "D")
+LINESTYLES = ("-", "--", ":", "-.")
+LEGEND_ROWS = 14
+
 FIGSIZE = (8.0, 4.5)
 DPI = 200  # publication resolution (PNG); every chart is also written as SVG
 CLIP_QUANTILE = 0.995
@@ -72,6 +77,15 @@ class _Prepared:
     seats: pd.DataFrame
     policies: pd.DataFrame
     color: str
+    order: int = 0  # position among the runs: past the 8 palette colours, markers and dashes differ
+
+    @property
+    def marker(self) -> str:
+        return MARKERS[(self.order // len(OKABE_ITO)) % len(MARKERS)]
+
+    @property
+    def linestyle(self) -> str:
+        return LINESTYLES[(self.order // len(OKABE_ITO)) % len(LINESTYLES)]
 
     @property
     def players(self) -> int:
@@ -138,8 +152,10 @@ def _set_title(ax: Axes, what: str, scope: str) -> None:
 # ---- figures --------------------------------------------------------------------------------------
 
 
-def _new_figure() -> tuple[Figure, Axes]:
-    fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+def _new_figure(entries: int = 0) -> tuple[Figure, Axes]:
+    """A figure of :data:`FIGSIZE`, wider when a legend of ``entries`` lines goes outside the axes."""
+    extra = 2.5 * math.ceil(entries / LEGEND_ROWS) if entries > 5 else 0.0
+    fig = Figure(figsize=(FIGSIZE[0] + extra, FIGSIZE[1]), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     return fig, fig.add_subplot()
 
@@ -156,7 +172,8 @@ def _legend(ax: Axes, loc: str = "best") -> None:
     """Legend inside the axes, or outside on the right when it has many entries."""
     n = len(ax.get_legend_handles_labels()[1])
     if n > 5:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=math.ceil(n / LEGEND_ROWS),
+                  fontsize="small" if n > LEGEND_ROWS else None)
     else:
         ax.legend(loc=loc)
 
@@ -178,21 +195,22 @@ def _fair_share_lines(ax: Axes, runs: Sequence[_Prepared], xmax: dict[int, float
                   label=f"fair share {r.label} (1/{r.players})", zorder=1)
 
 
-def _rate_points(ax: Axes, x: np.ndarray, table: pd.DataFrame, color: str, label: str) -> None:
+def _rate_points(ax: Axes, x: np.ndarray, table: pd.DataFrame, color: str, label: str,
+                 marker: str = "o") -> None:
     rate = table["rate"].to_numpy(dtype=float)
     lo = table["ci_lo"].to_numpy(dtype=float)
     hi = table["ci_hi"].to_numpy(dtype=float)
     yerr = np.vstack([np.clip(rate - lo, 0, None), np.clip(hi - rate, 0, None)])
-    ax.errorbar(x, rate, yerr=yerr, fmt="o", ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
+    ax.errorbar(x, rate, yerr=yerr, fmt=marker, ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
                 color=color, label=label, zorder=3)
 
 
 def _seat_chart(runs: Sequence[_Prepared], path: Path) -> Path:
-    fig, ax = _new_figure()
+    fig, ax = _new_figure(len(runs))
     nmax = max(r.players for r in runs)
     for i, r in enumerate(runs):
         x = np.arange(r.players) + _dodge(i, len(runs))
-        _rate_points(ax, x, r.seats, r.color, r.label)
+        _rate_points(ax, x, r.seats, r.color, r.label, r.marker)
     _fair_share_lines(ax, runs, {id(r): r.players - 0.5 for r in runs})
     labels = []
     for s in range(nmax):
@@ -246,7 +264,7 @@ def _dist_chart(
     no clip data are skipped), so e.g. rounds stopped at the turn cap do not set the axis.
     Shares are out of all values of the run, including those beyond the clip.
     """
-    fig, ax = _new_figure()
+    fig, ax = _new_figure(len(runs))
     counts = [np.bincount(d) if d.size else np.zeros(0, dtype=np.int64) for d in data]
     present = [c for c in counts if c.size]
     z = z_value(LEVEL)
@@ -271,7 +289,7 @@ def _dist_chart(
             padded[:take] = c[:take]
             binned = padded[lo:].reshape(nbins, width).sum(axis=1)
             share = 100.0 * binned / c.sum() / width
-            ax.stairs(share, edges, color=r.color, lw=1.8, label=label, zorder=3)
+            ax.stairs(share, edges, color=r.color, ls=r.linestyle, lw=1.8, label=label, zorder=3)
             if _isnum(mean) and float(mean) <= edges[-1]:
                 ax.axvline(float(mean), color=r.color, ls=":", lw=1.2, zorder=2)
         ax.set_xlim(edges[0], edges[-1])
@@ -290,12 +308,12 @@ def _dist_chart(
 
 
 def _policy_chart(runs: Sequence[_Prepared], path: Path) -> Path:
-    fig, ax = _new_figure()
+    fig, ax = _new_figure(len(runs))
     names = list(dict.fromkeys(n for r in runs for n in r.policies.index))
     pos = {n: i for i, n in enumerate(names)}
     for i, r in enumerate(runs):
         x = np.array([pos[n] for n in r.policies.index], dtype=float) + _dodge(i, len(runs))
-        _rate_points(ax, x, r.policies, r.color, r.label)
+        _rate_points(ax, x, r.policies, r.color, r.label, r.marker)
     _fair_share_lines(ax, runs, {id(r): len(names) - 0.5 for r in runs})
     ticks = []
     for n in names:
@@ -336,6 +354,7 @@ def _summary_frame(runs: Sequence[_Prepared]) -> pd.DataFrame:
             "games": s["games"],
             "mean_turns": s["mean_turns"],
             "se_turns": s["se_turns"],
+            "sd_turns": s["sd_turns"],
             "seat0_win_rate": s["seat_win_rate"][0] if s["seat_win_rate"] else None,
             "seat0_win_rate_se": s["seat_win_rate_se"][0] if s["seat_win_rate_se"] else None,
             "mean_winner_points": s["mean_winner_points"],
@@ -489,6 +508,22 @@ def _effects_frame(runs: Sequence[_Prepared]) -> pd.DataFrame:
                                        "ci_hi", "n", "common_seed"])
 
 
+def _wide_range_scale(ax: Axes, lo: np.ndarray, hi: np.ndarray, ratio: float = 25.0) -> bool:
+    """Switch the x axis to symlog when a few effects dwarf the typical interval (e.g. a rule that
+    multiplies game length next to rules that change it by a turn); True if it did."""
+    ok = np.isfinite(lo) & np.isfinite(hi)
+    if not ok.any():
+        return False
+    half = np.median((hi[ok] - lo[ok]) / 2)
+    span = float(np.max(np.abs(np.concatenate([lo[ok], hi[ok]]))))
+    thresh = max(float(half) * 2, 1e-9)
+    if span / thresh <= ratio:
+        return False
+    ax.set_xscale("symlog", linthresh=thresh)
+    ax.set_xlim(min(float(lo[ok].min()) * 1.5, -thresh), max(float(hi[ok].max()) * 1.5, thresh))
+    return True
+
+
 def _effects_chart(runs: Sequence[_Prepared], effects: pd.DataFrame, path: Path) -> Path:
     arms = list(dict.fromkeys(effects["label"]))
     colors = {r.label: r.color for r in runs}
@@ -505,6 +540,8 @@ def _effects_chart(runs: Sequence[_Prepared], effects: pd.DataFrame, path: Path)
             ax.errorbar([d], [yi], xerr=[[max(d - lo, 0)], [max(hi - d, 0)]], fmt="o", ms=5, capsize=4,
                         elinewidth=1.6, color=colors.get(arm, OKABE_ITO[0]), zorder=3)
         ax.axvline(0.0, color="#555555", lw=1.0, ls="--", zorder=1)
+        if _wide_range_scale(ax, scale * sub["ci_lo"].to_numpy(float), scale * sub["ci_hi"].to_numpy(float)):
+            xlabel += ", symmetric log scale"
         ax.set_xlabel(xlabel)
         ax.set_title(what, loc="left", fontsize=10)
         ax.set_ylim(-0.6, len(arms) - 0.4)
@@ -674,7 +711,7 @@ def _prepare(runs: Sequence[Run]) -> list[_Prepared]:
     return [
         _Prepared(label=str(label), records=rec, meta=meta, summary=summarize(rec, meta),
                   seats=seat_table(rec, meta, LEVEL), policies=policy_table(rec, meta, LEVEL),
-                  color=OKABE_ITO[i % len(OKABE_ITO)])
+                  color=OKABE_ITO[i % len(OKABE_ITO)], order=i)
         for i, (label, rec, meta) in enumerate(runs)
     ]
 
@@ -816,7 +853,8 @@ def _figure(name: str, title: str, items: Sequence[tuple[Mapping[str, Any], int]
     return PageFigure(name, title, caption_text(items, unit))
 
 
-def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim report") -> dict[str, Path]:
+def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim report",
+                lead: Sequence[str] = (), headline: str | None = None) -> dict[str, Path]:
     """Write charts, tables and pages comparing ``runs`` into ``out_dir`` (created if needed).
 
     ``runs`` is a sequence of ``(label, records, meta)``, round or match mode (``meta["mode"]``).
@@ -826,7 +864,9 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
     ``turns_by_players``; for match runs spanning several player counts ``rounds_per_match_by_players``
     and ``match_win_by_players``.  Every chart is written as ``.png`` (:data:`DPI` dpi) and ``.svg``.
     Also ``summary.csv`` (round runs), one CSV per table of :func:`tables`, ``summary.md`` and a
-    self-contained ``report.html``.  Returns ``{file name: path}`` for each file written.
+    self-contained ``report.html``.  ``lead`` paragraphs open the pages (e.g. a study's question and
+    answer); the chart named ``headline`` comes first, under them.  Returns ``{file name: path}``
+    for each file written.
     """
     if not runs:
         raise ValueError("make_report needs at least one run")
@@ -863,6 +903,8 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
                     written[name], figures[name] = path, _figure(name, fig_title, items, "matches")
     for name in [n for n in written if n.endswith(".png")]:
         written[name.removesuffix(".png") + ".svg"] = out / (name.removesuffix(".png") + ".svg")
+    if headline in figures:
+        sections.insert(0, Section("Headline chart", figures=[figures.pop(headline)]))
     sections.append(Section("Charts", figures=list(figures.values())))
     sections.append(_reproduce_section(runs))
 
@@ -870,7 +912,7 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
         name = "summary.csv" if key == "summary" else f"{key}.csv"
         frame.to_csv(out / name, index=False)
         written[name] = out / name
-    intro = [f"{_scope(prepared) if prepared else f'{len(match_runs)} match runs'}. Every value is "
+    intro = [*lead, f"{_scope(prepared) if prepared else f'{len(match_runs)} match runs'}. Every value is "
              "*estimate ± 1.96 × standard error* (a 95% confidence interval). Win rates count every "
              "round, including rounds stopped at the turn cap."]
     written.update(write_pages(Page(title, intro, sections), out))
