@@ -205,8 +205,11 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                      batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
                      scoring: str = "standard", target: int | None = None, partners: bool = False,
                      max_rounds: int = 1000, dealer: str = "clockwise", rounds: int | None = None,
-                     rounds_per_partner: int = 4, round_records: bool = False) -> SimulationResult:
-    """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size."""
+                     rounds_per_partner: int = 4, round_records: bool = False, first: int = 0
+                     ) -> SimulationResult:
+    """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size.
+
+    ``first``: play matches first .. first+games-1 (see :func:`unosim.sim.simulate`)."""
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     specs = parse_policies(policies, n)
     spec = MatchSpec(scoring, target, bool(partners), int(max_rounds), dealer, rounds, int(rounds_per_partner))
@@ -226,14 +229,14 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
     no_off = np.zeros(0, np.int64)
 
     def work(lo: int, hi: int) -> None:
-        nb.play_match_batch_nb(lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
+        nb.play_match_batch_nb(first + lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
                                ri, rf, pol, pp, mi, int(dk.random_pairing), out["winner"][lo:hi], out["rounds"][lo:hi],
                                out["end"][lo:hi], out["scores"][lo:hi], out["rwins"][lo:hi],
                                out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds)
 
     done, interrupted, elapsed = run_batches(g, bs, t, work, progress, "matches")
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
-    idx = np.flatnonzero(done) if interrupted else np.arange(g)
+    idx = (np.flatnonzero(done) if interrupted else np.arange(g)) + first
     winner = sel["winner"].astype(np.int64)
     wpol = np.where(winner >= 0, np.take_along_axis(sel["seatmap"].astype(np.int64),
                                                     np.maximum(winner, 0)[:, None], axis=1)[:, 0], -1)
@@ -256,14 +259,21 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                  "partners": bool(partners), "max_rounds": int(max_rounds), "dealer": dealer,
                  "rounds": int(mi[nb.MI_ROUNDS]), "rounds_per_partner": int(rounds_per_partner),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
-    summary = summarize_matches(rec, meta) if len(rec) else {"games": 0}
-    summary.update({"deck": dk.name, "games_per_second": len(rec) / elapsed if elapsed > 0 else None,
-                    "compile_seconds": round(compile_s, 4), "threads": t, "engine_version": ENGINE_VERSION,
-                    "unosim_version": __version__})
+    summary = match_summary(rec, meta, elapsed, compile_s)
     extra: dict[str, Any] = {}
     if round_records and len(rec):
         extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi)
     return SimulationResult(rec, summary, meta, interrupted, extra)
+
+
+def match_summary(records: pd.DataFrame, meta: dict[str, Any], elapsed: float, compile_s: float
+                  ) -> dict[str, Any]:
+    """The summary of match-mode ``records`` with timing and versions."""
+    summary = summarize_matches(records, meta) if len(records) else {"games": 0}
+    summary.update({"deck": meta["deck"], "games_per_second": len(records) / elapsed if elapsed > 0 else None,
+                    "compile_seconds": round(compile_s, 4), "threads": meta["threads"],
+                    "engine_version": ENGINE_VERSION, "unosim_version": __version__})
+    return summary
 
 
 def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi) -> pd.DataFrame:
