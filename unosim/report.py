@@ -26,6 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from unosim.pages import Page, PageFigure, Section, write_pages
+from unosim.paired import paired_difference
 from unosim.stats import mean_ci, policy_table, proportion_ci, seat_table, summarize, z_value
 
 __all__ = ["make_report", "tables", "fmt_pm", "caption_text", "reproduce_command", "OKABE_ITO"]
@@ -457,27 +458,14 @@ def _footer(fig: Figure, note: str, runs: Sequence[_Prepared], unit: str = "roun
 
 # ---- paired effects vs the first arm ---------------------------------------------------------------
 
-#: Paired metrics of the rule-effects chart: (column of :func:`_metric_frame`, panel title, axis label, scale).
+#: Paired metrics of the rule-effects chart: (key, panel title, axis label, scale).
 EFFECT_METRICS = (
     ("turns", "Game length", "Δ mean turns per round (turns)", 1.0),
     ("first_player_edge", "First player's edge", "Δ seat 0 win rate (percentage points)", 100.0),
 )
-
-
-def _metric_frame(records: pd.DataFrame) -> pd.DataFrame:
-    """Per-round values of the effect metrics, keyed by ``game`` (seat 0's win as 0/1)."""
-    return pd.DataFrame({"game": records["game"].to_numpy(),
-                         "turns": records["turns"].to_numpy(np.float64),
-                         "first_player_edge": (records["winner"].to_numpy() == 0).astype(np.float64)})
-
-
-def _paired(a: pd.DataFrame, b: pd.DataFrame, metric: str) -> dict[str, float]:
-    """``b - a`` on rounds matched by ``game``: mean difference, its se and 95% interval, pairs."""
-    # local stand-in for unosim.paired.paired_difference (same contract) until that module lands
-    m = a[["game", metric]].merge(b[["game", metric]], on="game", suffixes=("_a", "_b"))
-    d = m[f"{metric}_b"].to_numpy(np.float64) - m[f"{metric}_a"].to_numpy(np.float64)
-    diff, se, lo, hi = mean_ci(d, LEVEL)
-    return {"diff": diff, "se": se, "ci_lo": lo, "ci_hi": hi, "n": len(d)}
+#: The :func:`unosim.paired.paired_difference` metric behind each key (the 1/players fair share of the
+#: first player's edge cancels in a difference between runs with the same player count).
+_PAIRED_METRIC = {"turns": "turns", "first_player_edge": "seat0_win"}
 
 
 def _baselines(runs: Sequence[_Prepared]) -> dict[int, _Prepared]:
@@ -493,14 +481,13 @@ def _effects_frame(runs: Sequence[_Prepared]) -> pd.DataFrame:
     on the first player's edge (seat 0's win rate: the 1/players fair share cancels in the difference).
     Rounds are matched on ``game``; runs sharing a seed share their deals (common random numbers)."""
     base = _baselines(runs)
-    frames = {id(r): _metric_frame(r.records) for r in runs}
     rows = []
     for r in runs:
         b = base[r.players]
         if b is r:
             continue
         for key, *_ in EFFECT_METRICS:
-            d = _paired(frames[id(b)], frames[id(r)], key)
+            d = paired_difference(b.records, r.records, _PAIRED_METRIC[key], LEVEL)
             rows.append({"label": r.label, "baseline": b.label, "players": r.players, "metric": key,
                          "diff": d["diff"], "se": d["se"], "ci_lo": d["ci_lo"], "ci_hi": d["ci_hi"],
                          "n": int(d["n"]), "common_seed": r.summary["seed"] == b.summary["seed"]})
