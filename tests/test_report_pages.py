@@ -174,19 +174,25 @@ def test_study_runs_end_to_end(tmp_path: Path) -> None:
     cells = [("official", {"rules": "official", "players": 4, "policies": "random"}),
              ("stacking", {"rules": "official+stacking", "players": 4, "policies": "random"}),
              ("seven_zero", {"rules": "official+seven_zero", "players": 4, "policies": "random"})]
-    res = run_study("house_rules", games=400, seed=3, out=tmp_path, threads=1, cells=cells)
+    res = run_study("house_rules", games=400, seed=3, out=tmp_path, threads=1, cells=cells,
+                    store=tmp_path / "store")
     assert len(res.answer) == 2 and all("first player's edge" in line for line in res.answer)
     assert res.files["rule_effects.png"].is_file()
     html = res.files["report.html"].read_text()
     assert STUDIES["house_rules"].question in html
     assert html.index("rule_effects.svg") < html.index("seat_win_rate.svg")  # headline chart first
     assert len(find_runs(tmp_path / "runs")) == 3
+    # the store path gives the records a plain run gives
+    rec, _ = load_run(tmp_path / "runs" / "stacking")
+    direct = simulate(rules="official+stacking", games=400, seed=3, threads=1).records
+    pd.testing.assert_frame_equal(rec, direct, check_dtype=False)
 
 
 def test_study_script_command_line(tmp_path: Path) -> None:
     out = tmp_path / "fp"
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "study_first_player.py"), "--games", "300",
-                           "--seed", "2", "--out", str(out), "--threads", "1"],
+                           "--seed", "2", "--out", str(out), "--threads", "1",
+                           "--store", str(tmp_path / "store")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert " 2 players: seat 0 wins" in proc.stdout and "10 players" in proc.stdout
@@ -194,6 +200,7 @@ def test_study_script_command_line(tmp_path: Path) -> None:
                  "first_player_edge_by_players.svg", "players.csv"):
         assert (out / name).is_file(), name
     assert len(pd.read_csv(out / "players.csv")) == 9
+    assert len(list((tmp_path / "store").glob("*/cell.json"))) == 9
 
 
 def test_study_bad_input_is_one_line(capsys) -> None:

@@ -25,10 +25,13 @@ import pandas as pd
 from .io import save_run
 from .report import fmt_pm, make_report, tables
 from .rules import OPTIONS, RuleError, parse_rules
-from .sim import MAX_PLAYERS, MIN_PLAYERS, SimulationError, check_rules_fit_deck, simulate
+from .sim import MAX_PLAYERS, MIN_PLAYERS, SimulationError, SimulationResult, check_rules_fit_deck, simulate
 from .stats import z_value
 
 __all__ = ["Study", "StudyResult", "STUDIES", "run_study", "house_rule_arms", "main"]
+
+#: Where the study scripts keep their cells (the default root of :mod:`unosim.store`).
+DEFAULT_STORE = Path("results") / "store"
 
 #: (label, keyword arguments of :func:`unosim.sim.simulate` other than games, seed and threads)
 Cell = tuple[str, dict[str, Any]]
@@ -109,13 +112,14 @@ def _house_rule_cells() -> list[Cell]:
         (name, {"rules": f"official+{name}", **base}) for name in arms]
 
 
-def _effects_answer(t: dict[str, pd.DataFrame]) -> list[str]:
+def _effects_answer(t: dict[str, pd.DataFrame], by_effect: bool = True) -> list[str]:
+    """One line per arm (largest cut in game length first, or in the study's order)."""
     eff = t["effects"]
     turns = eff[eff["metric"] == "turns"].set_index("label")
     edge = eff[eff["metric"] == "first_player_edge"].set_index("label")
     z = z_value(0.95)
     lines = []
-    for arm in turns.sort_values("diff").index:
+    for arm in (turns.sort_values("diff", kind="stable") if by_effect else turns).index:
         tr, er = turns.loc[arm], edge.loc[arm]
         lines.append(f"{arm:<28} turns {fmt_pm(tr['diff'], z * tr['se'])} vs {tr['baseline']}, "
                      f"first player's edge {_pp(er['diff'], er['ci_lo'], er['ci_hi'])}")
@@ -132,7 +136,7 @@ def _flip_cells() -> list[Cell]:
 
 def _flip_answer(t: dict[str, pd.DataFrame]) -> list[str]:
     s = t["summary"].set_index("label")
-    lines = _effects_answer(t)
+    lines = _effects_answer(t, by_effect=False)
     for label, row in s.iterrows():
         lines.append(f"{label:<28} mean turns {row['mean_turns']:.1f}, sd {row['sd_turns']:.1f}, "
                      f"mean winner points {row['mean_winner_points']:.1f}")
@@ -182,13 +186,33 @@ def _check_study(name: str) -> Study:
     return STUDIES[name]
 
 
+def _run_cell(label: str, kw: dict[str, Any], games: int, seed: int, threads: int | None, progress: bool,
+              store: Path | str | None) -> tuple[SimulationResult, str]:
+    """One cell's result and a note on where its games came from.  With a ``store`` the cell's
+    records come from the results store (:mod:`unosim.store`): stored games are reused, only the
+    missing ones run, and finished chunks survive a kill."""
+    if store is None:
+        r = simulate(games=games, seed=seed, threads=threads, progress=progress, **kw)
+        return r, f"{r.summary['games_per_second'] or 0:,.0f}/s"
+    from .store import load_cell, make_cell, result_from_records
+
+    cell = make_cell(seed=seed, **kw)
+    rec = load_cell(cell, games, root=store, threads=threads, progress=progress, desc=label)
+    info = rec.attrs.get("store", {})
+    r = result_from_records(cell, rec, games, elapsed=info.get("seconds", 0.0),
+                            interrupted=bool(info.get("interrupted")))
+    return r, f"{info.get('ran', 0):,} run now, {info.get('stored_before', 0):,} from store {cell.key}"
+
+
 def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | str | None = None,
               threads: int | None = None, progress: bool = False,
-              cells: Sequence[Cell] | None = None,
+              cells: Sequence[Cell] | None = None, store: Path | str | None = None,
               echo: Callable[[str], None] | None = None) -> StudyResult:
     """Run study ``name`` (``games`` per cell, the same ``seed`` for every cell), save each cell under
     ``out/runs/`` and write the report (headline chart first) into ``out`` (default
-    ``results/<name>``).  ``cells`` replaces the study's cells (e.g. fewer player counts)."""
+    ``results/<name>``).  ``cells`` replaces the study's cells (e.g. fewer player counts).  With
+    ``store`` (a results-store root) cells are read from and added to the store; a KeyboardInterrupt
+    then keeps every finished chunk and is raised again once they are written."""
     study = _check_study(name)
     n_games = study.quick_games if games is None else games
     out_dir = Path(out) if out is not None else Path("results") / name
@@ -196,11 +220,12 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
     t0 = time.perf_counter()
     runs = []
     for label, kw in (cells if cells is not None else study.cells()):
-        r = simulate(games=n_games, seed=seed, threads=threads, progress=progress, **kw)
+        r, note = _run_cell(label, kw, n_games, seed, threads, progress, store)
+        if r.interrupted:
+            raise KeyboardInterrupt
         save_run(r, out_dir / "runs" / _slug(label))
         runs.append((label, r.records, r.meta))
-        say(f"  {label:<28} {len(r.records):>9,} {study.unit}  {r.summary['games_per_second'] or 0:>10,.0f} "
-            f"{study.unit}/s")
+        say(f"  {label:<28} {len(r.records):>9,} {study.unit}  ({note})")
     tabs = tables(runs)
     answer = study.answer(tabs)
     skipped = house_rule_arms()[1] if name == "house_rules" else {}
@@ -223,14 +248,22 @@ def main(name: str, argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="master seed, the same for every cell [default: 1]")
     ap.add_argument("--out", default=f"results/{name}", help="report folder [default: %(default)s]")
     ap.add_argument("--threads", type=int, default=None, help="worker threads [default: all cores]")
+    ap.add_argument("--store", default=str(DEFAULT_STORE),
+                    help="results store: reruns reuse stored games, a larger --games adds only the missing "
+                         "ones [default: %(default)s]")
+    ap.add_argument("--no-store", action="store_true", help="simulate without the results store")
     args = ap.parse_args(argv)
     print(study.question)
     try:
         res = run_study(name, games=args.games, seed=args.seed, out=args.out, threads=args.threads,
-                        progress=sys.stderr.isatty(), echo=print)
+                        progress=sys.stderr.isatty(), store=None if args.no_store else args.store, echo=print)
     except ValueError as e:
         print(f"error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted: finished chunks are kept in the store; run the same command again to resume",
+              file=sys.stderr)
+        return 130
     print("\n".join(res.answer))
     print(f"report: {res.files['report.html']}  ({res.seconds:.0f} s)")
     return 0
