@@ -155,6 +155,20 @@ def test_cli_report_on_a_folder_of_runs(tmp_path: Path) -> None:
     assert (tmp_path / "rep" / "rule_effects.svg").is_file()
 
 
+def test_cli_report_on_store_cells(tmp_path: Path) -> None:
+    from unosim.store import load_cell, make_cell
+
+    for rules in ("official+stacking", "official"):
+        load_cell(make_cell(rules=rules, players=3, seed=6), 600, root=tmp_path / "store", threads=1)
+    res = CliRunner().invoke(cli_main, ["report", str(tmp_path / "store"), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    summary = pd.read_csv(tmp_path / "rep" / "summary.csv")
+    assert list(summary["label"]) == ["official", "official+stacking"]  # named by what differs, base first
+    assert list(summary["games"]) == [600, 600]
+    eff = pd.read_csv(tmp_path / "rep" / "effects.csv")
+    assert set(eff["baseline"]) == {"official"}
+
+
 # ---- studies ----------------------------------------------------------------------------------------
 
 

@@ -232,20 +232,26 @@ def demo(out: str, games: str, seed: str) -> None:
 def report(runs: tuple[str, ...], out: str, title: str) -> None:
     """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
     `simulate --out`, or folders holding several, such as a study's)."""
-    from .io import find_runs, load_run
-    from .report import make_report
+    from .io import find_runs, is_store_cell, load_any
+    from .report import make_report, run_labels
 
     out_dir = _check_out(out)
-    loaded = []
+    dirs, loaded = [], []
     for r in runs:
-        found = find_runs(Path(r)) or [Path(r)]
-        for d in found:
+        group = []
+        for d in find_runs(Path(r)) or [Path(r)]:
             try:
-                records, meta = load_run(d)
+                group.append((d, *load_any(d)))
             except ValueError as e:
                 raise _fail(e) from None
-            loaded.append((d.name, records, meta))
-    paths = make_report(loaded, out_dir, title=title)
+        if len(group) > 1 and all(is_store_cell(d) for d, _, _ in group):  # hash order means nothing
+            group.sort(key=lambda g: (g[2]["players"], g[2]["rules"], g[2]["deck"], g[2]["policies"], g[2]["seed"]))
+        dirs += [d for d, _, _ in group]
+        loaded += [(rec, m) for _, rec, m in group]
+    # store cells are named by hash: label them by the settings that tell them apart
+    auto = run_labels([m for _, m in loaded])
+    labels = [a if is_store_cell(d) else d.name for d, a in zip(dirs, auto, strict=True)]
+    paths = make_report([(lb, rec, m) for lb, (rec, m) in zip(labels, loaded, strict=True)], out_dir, title=title)
     click.echo(f"report: {paths['summary.md']}")
     click.echo(f"page:   {paths['report.html']}")
 

@@ -51,9 +51,37 @@ def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
 
 
 def find_runs(path: Path) -> list[Path]:
-    """``path`` itself when it is a saved run, else every saved run below it (sorted), e.g. a study's
-    or a sweep's output folder."""
+    """``path`` itself when it is a saved run or a results-store cell, else every one below it
+    (sorted): a study's or a sweep's output folder, or the store (``results/store``)."""
     path = Path(path)
-    if (path / "meta.json").is_file():
+    if _is_run(path):
         return [path]
-    return sorted(p.parent for p in path.rglob("meta.json") if (p.parent / "records.parquet").is_file())
+    return sorted({p.parent for name in ("meta.json", "cell.json") for p in path.rglob(name)})
+
+
+def _is_run(d: Path) -> bool:
+    return (d / "meta.json").is_file() or (d / "cell.json").is_file()
+
+
+def is_store_cell(d: Path) -> bool:
+    return (Path(d) / "cell.json").is_file() and not (Path(d) / "meta.json").is_file()
+
+
+def load_any(d: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(records, meta) of a saved run (:func:`load_run`) or of a results-store cell (its stored
+    games; cells of another engine version are refused)."""
+    d = Path(d)
+    if not is_store_cell(d):
+        return load_run(d)
+    from . import ENGINE_VERSION
+    from .store import read_cell_file, read_chunks, result_from_records
+
+    cell = read_cell_file(d)
+    if cell.engine_version != ENGINE_VERSION:
+        raise ValueError(f"store cell {str(d)!r} was made by engine v{cell.engine_version}; accepted: cells of "
+                         f"the current engine v{ENGINE_VERSION} (rerun it)")
+    records = read_chunks(d, cell.index)
+    if records is None:
+        raise ValueError(f"store cell {str(d)!r} has no finished games yet; accepted: a cell with records")
+    res = result_from_records(cell, records, len(records))
+    return res.records, res.meta

@@ -29,7 +29,7 @@ from unosim.pages import Page, PageFigure, Section, write_pages
 from unosim.paired import paired_difference
 from unosim.stats import mean_ci, policy_table, proportion_ci, seat_table, summarize, z_value
 
-__all__ = ["make_report", "tables", "fmt_pm", "caption_text", "reproduce_command", "OKABE_ITO"]
+__all__ = ["make_report", "tables", "fmt_pm", "caption_text", "reproduce_command", "run_labels", "OKABE_ITO"]
 
 #: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -565,6 +565,14 @@ def _series_labels(metas: Sequence[Mapping[str, Any]]) -> list[str]:
     return [", ".join(k[i] for i in differ) for k in keys]
 
 
+def run_labels(metas: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A short label per run naming only the settings that differ between the runs (e.g. store
+    cells, whose folders are named by hash): ``"4p, official+stacking"``."""
+    keys = [(f"{m.get('players')}p", *_series_key(m), f"seed {m.get('seed')}") for m in metas]
+    differ = [i for i in range(len(keys[0])) if len({k[i] for k in keys}) > 1] if keys else []
+    return [", ".join(k[i] for i in differ) or k[1] for k in keys]
+
+
 def _is_sweep(metas: Sequence[Mapping[str, Any]]) -> bool:
     return len({int(m["players"]) for m in metas}) > 1
 
@@ -753,7 +761,7 @@ def _round_sections(runs: Sequence[_Prepared], figures: Mapping[str, PageFigure]
     rows = []
     for r in runs:
         s = r.summary
-        rows.append([r.label, f"`{s['rules']}`", _deck_of(r.meta), ", ".join(s["policies"]),
+        rows.append([r.label, f"`{s['rules']}`", _deck_of(r.meta), _policies_text(s["policies"]),
                      str(s["players"]), f"{s['games']:,}", _pm(s["mean_turns"], s["se_turns"], z),
                      _pm_rate(r.seats, 0, z), _pm(s["mean_winner_points"], s["se_winner_points"], z),
                      f"{s['capped_games']:,}"])
@@ -785,11 +793,12 @@ def _effects_section(effects: pd.DataFrame) -> Section:
         rows.append([arm, str(t["baseline"]), f"{int(t['n']):,}", _pm(t["diff"], t["se"], z),
                      fmt_pm(100 * e["diff"], 100 * z * e["se"] if _isnum(e["se"]) else None, unit="pp"),
                      "yes" if bool(t["common_seed"]) else "no"])
-    head = ["Arm", "Baseline", "Paired rounds", "Δ mean turns", "Δ first player's edge", "Shared deals"]
+    head = ["Arm", "Baseline", "Paired rounds", "Δ mean turns", "Δ first player's edge", "Same seed"]
     return Section("Rule effects (paired)",
                    ["Each arm minus the first run with the same number of players, on rounds matched by "
                     "game index; ± is the 95% half-width of the paired difference. Runs that share a seed "
-                    "share their deals (common random numbers), which narrows the intervals."],
+                    "share each game's seed (common random numbers: identical deals when the decks are the "
+                    "same), which narrows the intervals."],
                    [(_frame(head, rows), 2)])
 
 
