@@ -93,13 +93,15 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         elif target is not None or partners or round_records or scoring != "standard":
             raise CliError("--target/--scoring/--partners/--round-records apply to --mode match only; "
                            "accepted: add --mode match")
-        result = run(**kw, progress=sys.stderr.isatty())
+        if out_dir is None:
+            result = run(**kw, progress=sys.stderr.isatty() and not as_json)
+        else:  # crash-safe: chunks land as they finish (unosim.rundir)
+            from .rundir import simulate_into
+
+            result = simulate_into(out_dir, **kw, progress=sys.stderr.isatty() and not as_json)
     except ValueError as e:
         raise _fail(e) from None
     if out_dir is not None:
-        from .io import save_run
-
-        save_run(result, out_dir)
         if report and mode == "round":
             from .report import make_report
 
@@ -128,6 +130,13 @@ def _f(x, spec: str) -> str:
     return "n/a" if x is None else format(x, spec)
 
 
+def _interrupted_line(s: dict) -> list[str]:
+    if not s.get("interrupted"):
+        return []
+    return [f"INTERRUPTED: kept {s['games']:,} of {s.get('games_requested', s['games']):,} "
+            f"(`unosim rerun DIR` completes it)"]
+
+
 def format_summary(s: dict) -> str:
     """A readable table of the summary with 95% confidence half-widths."""
     from .report import fmt_pm
@@ -136,6 +145,7 @@ def format_summary(s: dict) -> str:
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}",
         f"rounds    {s['games']:,}   seed {s['seed']}   capped {s['capped_games']}",
+        *_interrupted_line(s),
         "",
         f"mean turns per round    {fmt_pm(s['mean_turns'], 1.96 * (s['se_turns'] or 0))}"
         f"   (sd {_f(s['sd_turns'], '.1f')})",
@@ -164,6 +174,7 @@ def format_match_summary(s: dict) -> str:
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {s['scoring']} to {s['target']}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
         f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
+        *_interrupted_line(s),
         "",
         f"mean rounds per match   {fmt_pm(s['mean_rounds'], 1.96 * (s['se_rounds'] or 0))}   "
         f"(sd {_f(s['sd_rounds'], '.2f')})",
@@ -254,6 +265,281 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     paths = make_report([(lb, rec, m) for lb, (rec, m) in zip(labels, loaded, strict=True)], out_dir, title=title)
     click.echo(f"report: {paths['summary.md']}")
     click.echo(f"page:   {paths['report.html']}")
+
+
+# ---- what-if experiments: compare, sweep, results, rerun ------------------------------------------------
+
+_STORE_HELP = "Results store root (cells are reused and extended there)."
+
+
+def _slug(label: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in label).strip("_") or "arm"
+
+
+def _nan_none(obj):
+    """NaN/inf -> None recursively (strict JSON)."""
+    import math
+
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _nan_none(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_nan_none(v) for v in obj]
+    if hasattr(obj, "item"):  # numpy scalars
+        return _nan_none(obj.item())
+    return obj
+
+
+def _table_json(df) -> dict:
+    return _nan_none({"attrs": dict(df.attrs), "rows": df.to_dict(orient="records")})
+
+
+def _save_cells(out_dir: Path, sub: str, items, store_root, games: int | None) -> None:
+    """Each (label, cell) as a saved run under out_dir/sub/<slug> (records from the store)."""
+    from .io import save_run
+    from .store import Cell, read_cell, result_from_records
+
+    for label, cell_dict, n in items:
+        cell = Cell.from_dict(cell_dict)
+        rec = read_cell(cell, n if games is None else games, store_root)
+        save_run(result_from_records(cell, rec, len(rec)), out_dir / sub / _slug(label))
+
+
+def _match_kw(mode, scoring, target, partners, max_rounds) -> dict:
+    if mode == "match":
+        return dict(scoring=scoring, target=None if target is None else _int("target", target), partners=partners,
+                    max_rounds=_int("max-rounds", max_rounds))
+    if target is not None or partners or scoring != "standard":
+        raise CliError("--target/--scoring/--partners apply to --mode match only; accepted: add --mode match")
+    return {}
+
+
+def _float(name: str, value) -> float | None:
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise CliError(f"--{name} {value!r} is not a number; accepted: a number") from None
+
+
+def format_comparison(df) -> str:
+    """The compare table: per arm and metric, the mean and the paired difference from the first arm."""
+    from .report import fmt_pm
+
+    a = df.attrs
+    pct = lambda m: m.endswith("_win") or m == "capped"  # noqa: E731
+    lines = [f"{len(a['arms'])} arms, {a['games']:,} games each, common random numbers (seed "
+             f"{a['arms'][0]['cell']['seed']}); differences are arm minus {a['arms'][0]['label']!r}, 95% intervals"]
+    if a.get("precision") is not None:
+        lines.append(f"precision target {a['precision']:g} on the paired {a['metric']}: half-width "
+                     f"{a['half_width']:.5f} ({'reached' if a['reached'] else 'NOT reached, max games'})")
+    for arm, g in df.groupby("arm", sort=False):
+        lines += ["", f"{arm}   [{g['key'].iloc[0]}]", f"  {'metric':<16} {'mean':<24} {'difference':<26} var ratio"]
+        for _, r in g.iterrows():
+            first = arm == df["arm"].iloc[0]
+            diff = "" if first else fmt_pm(r["diff"], r["diff_half_width"], pct=pct(r["metric"]))
+            vr = "" if first or r["var_ratio"] != r["var_ratio"] else f"{r['var_ratio']:.3f}"
+            lines.append(f"  {r['metric']:<16} {fmt_pm(r['mean'], 1.96 * r['se'], pct=pct(r['metric'])):<24} "
+                         f"{diff:<26} {vr}")
+    lines += ["", f"{a['seconds']:.1f} s"]
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option("--arm", "arms", multiple=True, required=True,
+              help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label), "
+                   "e.g. --arm official --arm 'official+stacking' --arm 'deck:flip; label:Flip'. Repeat.")
+@click.option("--players", default="4", show_default=True, help="Number of players, 2..10.")
+@click.option("--games", default="100000", show_default=True,
+              help="Games per arm (the first step when --precision is set).")
+@click.option("--seed", default="0", show_default=True, help="Master seed shared by every arm.")
+@click.option("--deck", default="classic", show_default=True, help="Deck of arms that do not name one.")
+@click.option("--policies", default="random", show_default=True, help="Policies of arms that do not name them.")
+@click.option("--seating", default="fixed", show_default=True, help="fixed, rotate or shuffle.")
+@click.option("--mode", default="round", show_default=True, help="round or match.")
+@click.option("--scoring", default="standard", show_default=True, help="Match scoring.")
+@click.option("--target", default=None, help="Match target score.")
+@click.option("--partners", is_flag=True, help="Match: partners.")
+@click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
+@click.option("--precision", default=None,
+              help="Add games until the 95%% half-width of the paired difference of --metric is below this.")
+@click.option("--max-games", default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
+@click.option("--metric", default="seat0_win", show_default=True,
+              help="Key metric of --precision: seat<K>_win, turns, winner_points, cards_drawn, capped (rounds).")
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
+@click.option("--threads", default=None, help="Worker threads [default: all cores].")
+@click.option("--batch-size", default=None, help="Games per stored chunk.")
+@click.option("--out", default=None, help="Directory for compare.json, compare.csv and arms/<arm>/ saved runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, target, partners, max_rounds,
+            precision, max_games, metric, store, threads, batch_size, out, as_json) -> None:
+    """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences."""
+    from .experiments import compare as run_compare
+
+    out_dir = _check_out(out)
+    try:
+        df = run_compare(list(arms), players=_int("players", players), games=_int("games", games),
+                         seed=_int("seed", seed), deck=deck, policies=policies, seating=seating, mode=mode,
+                         precision=_float("precision", precision),
+                         max_games=None if max_games is None else _int("max-games", max_games), metric=metric,
+                         store=store, threads=None if threads is None else _int("threads", threads),
+                         progress=sys.stderr.isatty() and not as_json,
+                         chunk=None if batch_size is None else _int("batch-size", batch_size),
+                         **_match_kw(mode, scoring, target, partners, max_rounds))
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        from .store import write_json
+
+        write_json(out_dir / "compare.json", _table_json(df))
+        df.to_csv(out_dir / "compare.csv", index=False)
+        _save_cells(out_dir, "arms", [(a["label"], a["cell"], df.attrs["games"]) for a in df.attrs["arms"]],
+                    df.attrs["store"], None)
+    click.echo(json.dumps(_table_json(df), allow_nan=False) if as_json else format_comparison(df))
+    if df.attrs["interrupted"]:
+        click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
+        sys.exit(130)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--dry-run", is_flag=True, help="List the cells with a cost estimate (pilot run) and stop.")
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
+@click.option("--threads", default=None, help="Worker threads [default: the file's threads, else all cores].")
+@click.option("--out", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def sweep(file, dry_run, store, threads, out, as_json) -> None:
+    """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
+    from .experiments import run_sweep
+
+    out_dir = None if dry_run else _check_out(out)
+    try:
+        df = run_sweep(file, dry_run=dry_run, store=store,
+                       threads=None if threads is None else _int("threads", threads),
+                       progress=sys.stderr.isatty() and not as_json)
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        from .store import write_json
+
+        write_json(out_dir / "sweep.json", _table_json(df))
+        df.to_csv(out_dir / "sweep.csv", index=False)
+        _save_cells(out_dir, "cells", [(f"{r['players']}p_{r['rules']}_{r['policies']}_{r['deck']}_{r['mode']}_"
+                                        f"{r['seating']}", c["cell"], int(r["games"]))
+                                       for (_, r), c in zip(df.iterrows(), df.attrs["cells"], strict=False)],
+                    df.attrs["store"], None)
+    if as_json:
+        click.echo(json.dumps(_table_json(df), allow_nan=False))
+    elif dry_run:
+        import pandas as pd
+
+        with pd.option_context("display.width", 200, "display.max_columns", 20):
+            click.echo(df.to_string(index=False, float_format=lambda x: f"{x:,.1f}"))
+        click.echo(f"{len(df)} cells; {df['est_turns'].sum():,.0f} turns, about {df['est_seconds'].sum():,.0f} s "
+                   f"({df.attrs['estimate']})")
+    else:
+        import pandas as pd
+
+        m = df.attrs["metric"]
+        cols = [c for c in ("players", "rules", "policies", "deck", "mode", "seating", "games", "turns", "turns_se",
+                            m, f"{m}_se", "seconds") if c in df.columns]
+        with pd.option_context("display.width", 200, "display.max_columns", 20):
+            click.echo(df[list(dict.fromkeys(cols))].to_string(index=False))
+        if out_dir is not None:
+            click.echo(f"sweep written to {out_dir}")
+    if not dry_run and df.attrs.get("interrupted"):
+        click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
+        sys.exit(130)
+
+
+@main.group(invoke_without_command=True)
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
+@click.pass_context
+def results(ctx, store) -> None:
+    """What the results store holds: `results list`, `results show KEY`, `results rm KEY`."""
+    ctx.obj = store
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(results_list)
+
+
+@results.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.pass_obj
+def results_list(store, as_json=False) -> None:
+    """List the stored cells."""
+    import pandas as pd
+
+    from .store import list_cells
+
+    df = list_cells(store)
+    if as_json:
+        click.echo(json.dumps(_nan_none({"cells": df.to_dict(orient="records")}), allow_nan=False))
+    elif df.empty:
+        click.echo("no stored cells")
+    else:
+        with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 40):
+            click.echo(df.drop(columns=["chunks"]).to_string(index=False))
+
+
+@results.command("show")
+@click.argument("key")
+@click.pass_obj
+def results_show(store, key) -> None:
+    """Show one stored cell (a unique key prefix is enough)."""
+    from .store import show_cell
+
+    try:
+        click.echo(json.dumps(_nan_none(show_cell(key, store)), indent=2, allow_nan=False))
+    except ValueError as e:
+        raise _fail(e) from None
+
+
+@results.command("rm")
+@click.argument("keys", nargs=-1, required=True)
+@click.pass_obj
+def results_rm(store, keys) -> None:
+    """Remove stored cells."""
+    from .store import remove_cell
+
+    for key in keys:
+        try:
+            click.echo(f"removed {remove_cell(key, store)}")
+        except ValueError as e:
+            raise _fail(e) from None
+
+
+@main.command()
+@click.argument("run_dir")
+@click.option("--out", default=None, help="Write the reproduction here instead (DIR itself is then only read).")
+@click.option("--threads", default=None, help="Worker threads [default: all cores].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def rerun(run_dir, out, threads, as_json) -> None:
+    """Reproduce a saved run from its meta.json; an interrupted or killed run is completed in place."""
+    from .rundir import rerun as do_rerun
+
+    out_dir = _check_out(out)
+    try:
+        result, rep = do_rerun(Path(run_dir), out_dir, None if threads is None else _int("threads", threads),
+                               progress=sys.stderr.isatty() and not as_json)
+    except ValueError as e:
+        raise _fail(e) from None
+    s = result.summary
+    if as_json:
+        click.echo(json.dumps(_nan_none({**rep, "summary": s}), allow_nan=False))
+    else:
+        click.echo(format_match_summary(s) if result.meta.get("mode") == "match" else format_summary(s))
+        if rep["action"] == "completed":
+            click.echo(f"completed {run_dir}: {rep['kept']:,} games were kept, {s['games']:,} now")
+        else:
+            click.echo(f"reproduced {run_dir}: {rep['compared']:,} games compared, "
+                       f"{'identical' if rep['identical'] else 'DIFFERENT'}")
+    if result.interrupted:
+        click.echo(f"interrupted: {s['games']} of {s['games_requested']} kept", err=True)
+        sys.exit(130)
+    if rep["identical"] is False:
+        sys.exit(1)
 
 
 def run() -> None:

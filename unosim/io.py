@@ -40,14 +40,24 @@ def save_run(result, out_dir: Path) -> dict[str, Path]:
 
 
 def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read back (records, meta) written by :func:`save_run`."""
+    """Read back (records, meta) written by :func:`save_run` or by a crash-safe ``simulate --out``
+    (:mod:`unosim.rundir`): an unfinished or killed run is read from its finished chunks, and its
+    meta then says ``interrupted`` with the rounds it kept in ``games_completed``."""
     run_dir = Path(run_dir)
     meta_path = run_dir / "meta.json"
     rec_path = run_dir / "records.parquet"
+    meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    if meta.get("status", "complete") != "complete" and (run_dir / "chunks").is_dir():
+        from .store import read_chunks
+
+        records = read_chunks(run_dir / "chunks", "match" if meta.get("mode") == "match" else "game")
+        if records is not None:
+            meta.update(interrupted=True, games_completed=int(len(records)))
+            return records, meta
     if not meta_path.is_file() or not rec_path.is_file():
         raise ValueError(f"{str(run_dir)!r} is not a saved run; accepted: a directory written by "
                          "`unosim simulate --out DIR` (records.parquet + meta.json)")
-    return pd.read_parquet(rec_path), json.loads(meta_path.read_text())
+    return pd.read_parquet(rec_path), meta
 
 
 def find_runs(path: Path) -> list[Path]:
