@@ -169,6 +169,25 @@ def test_cli_report_on_store_cells(tmp_path: Path) -> None:
     assert set(eff["baseline"]) == {"official"}
 
 
+def test_cli_report_on_a_sweep(tmp_path: Path) -> None:
+    exp = tmp_path / "exp.toml"
+    exp.write_text('games = 500\nseed = 3\n[grid]\nplayers = "2..3"\nrules = ["official", "official+stacking"]\n')
+    run = CliRunner().invoke(cli_main, ["sweep", str(exp), "--store", str(tmp_path / "store"), "--out",
+                                        str(tmp_path / "sweep"), "--threads", "1"])
+    assert run.exit_code == 0, run.output
+    res = CliRunner().invoke(cli_main, ["report", str(tmp_path / "sweep"), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    rep = tmp_path / "rep"
+    for chart in ("seat_win_rate", "game_length", "winner_points", "rule_effects",
+                  "first_player_edge_by_players", "turns_by_players"):
+        assert (rep / f"{chart}.png").is_file() and (rep / f"{chart}.svg").is_file(), chart
+    summary = pd.read_csv(rep / "summary.csv")
+    assert list(summary["label"]) == ["2p, official", "2p, official+stacking", "3p, official",
+                                      "3p, official+stacking"]  # grid order, named by what differs
+    eff = pd.read_csv(rep / "effects.csv")
+    assert list(dict.fromkeys(eff["baseline"])) == ["2p, official", "3p, official"]
+
+
 # ---- studies ----------------------------------------------------------------------------------------
 
 

@@ -255,16 +255,29 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
                 group.append((d, *load_any(d)))
             except ValueError as e:
                 raise _fail(e) from None
-        if len(group) > 1 and all(is_store_cell(d) for d, _, _ in group):  # hash order means nothing
+        order = _sweep_order(Path(r))
+        if order:  # a sweep's --out: its grid order (the first rules of the grid is the baseline)
+            group.sort(key=lambda g: order.get(g[2].get("store_key"), len(order)))
+        elif len(group) > 1 and all(is_store_cell(d) for d, _, _ in group):  # hash order means nothing
             group.sort(key=lambda g: (g[2]["players"], g[2]["rules"], g[2]["deck"], g[2]["policies"], g[2]["seed"]))
-        dirs += [d for d, _, _ in group]
+        dirs += [(d, bool(order) or is_store_cell(d)) for d, _, _ in group]
         loaded += [(rec, m) for _, rec, m in group]
-    # store cells are named by hash: label them by the settings that tell them apart
+    # store cells (named by hash) and sweep cells (named by every axis): label them by the settings
+    # that tell the runs apart
     auto = run_labels([m for _, m in loaded])
-    labels = [a if is_store_cell(d) else d.name for d, a in zip(dirs, auto, strict=True)]
+    labels = [a if by_settings else d.name for (d, by_settings), a in zip(dirs, auto, strict=True)]
     paths = make_report([(lb, rec, m) for lb, (rec, m) in zip(labels, loaded, strict=True)], out_dir, title=title)
     click.echo(f"report: {paths['summary.md']}")
     click.echo(f"page:   {paths['report.html']}")
+
+
+def _sweep_order(folder: Path) -> dict[str, int]:
+    """Store key -> position in the grid, from a sweep's ``sweep.json`` (empty if there is none)."""
+    try:
+        cells = json.loads((folder / "sweep.json").read_text())["attrs"]["cells"]
+        return {c["key"]: i for i, c in enumerate(cells)}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 # ---- what-if experiments: compare, sweep, results, rerun ------------------------------------------------

@@ -537,7 +537,8 @@ def _effects_chart(runs: Sequence[_Prepared], effects: pd.DataFrame, path: Path)
     bases = list(dict.fromkeys(effects["baseline"]))
     axes[0].set_yticks(y, arms)
     axes[0].set_ylabel("Arm")
-    fig.suptitle(f"Paired effect of each arm vs {' / '.join(bases)}", x=0.01, ha="left",
+    versus = bases[0] if len(bases) == 1 else "the first run with as many players"
+    fig.suptitle(f"Paired effect of each arm vs {versus}", x=0.01, ha="left",
                  fontsize=12, fontweight="bold")
     shown = [r for r in runs if r.label in arms or r.label in bases]
     _footer(fig, "Points: mean paired difference (arm − baseline) on rounds with the same game index; "
