@@ -443,8 +443,11 @@ def reproduce_command(meta: Mapping[str, Any]) -> str:
                   f"--target {meta.get('target')}", f"--max-rounds {meta.get('max_rounds', 1000)}"]
         if meta.get("partners"):
             parts.append("--partners")
-    return (" ".join(parts) + f"   # engine v{meta.get('engine_version', '?')}, "
-            f"unosim {meta.get('unosim_version', '?')}")
+    notes = [f"engine v{meta.get('engine_version', '?')}", f"unosim {meta.get('unosim_version', '?')}"]
+    sha = (meta.get("cell") or {}).get("deck_sha256")
+    if sha and _deck_of(meta).lower().endswith(".toml"):  # a deck file: name its content too
+        notes.append(f"deck sha256 {sha[:16]}")
+    return " ".join(parts) + "   # " + ", ".join(notes)
 
 
 def _footer(fig: Figure, note: str, runs: Sequence[_Prepared], unit: str = "rounds") -> None:
@@ -909,9 +912,10 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
         name = "summary.csv" if key == "summary" else f"{key}.csv"
         frame.to_csv(out / name, index=False)
         written[name] = out / name
-    intro = [*lead, f"{_scope(prepared) if prepared else f'{len(match_runs)} match runs'}. Every value is "
-             "*estimate ± 1.96 × standard error* (a 95% confidence interval). Win rates count every "
-             "round, including rounds stopped at the turn cap."]
+    scope = _scope(prepared) if prepared else f"{len(match_runs)} match runs"
+    intro = [*lead, f"{scope}. Every value is *estimate ± 1.96 × standard error* (a 95% confidence "
+             "interval)." + (" Win rates count every round, including rounds stopped at the turn cap."
+                             if prepared else "")]
     written.update(write_pages(Page(title, intro, sections), out))
     return written
 

@@ -229,7 +229,7 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
     tabs = tables(runs)
     answer = study.answer(tabs)
     skipped = house_rule_arms()[1] if name == "house_rules" else {}
-    lead = [f"**Question.** {study.question}", "**Answer** (95% intervals): " + "; ".join(answer) + "."]
+    lead = [f"**Question.** {study.question}", "**Answer** (95% intervals): " + "; ".join(" ".join(a.split()) for a in answer) + "."]
     if skipped:
         lead.append("Not in this study: " + "; ".join(f"`{k}` ({v})" for k, v in skipped.items()) + ".")
     files = make_report(runs, out_dir, title=f"unosim study: {study.question}", lead=lead,
