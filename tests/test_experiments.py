@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 
 import numpy as np
 import pandas as pd
@@ -18,7 +17,6 @@ from click.testing import CliRunner
 
 from unosim import simulate
 from unosim.cli import main
-from unosim.cli import run as cli_run
 from unosim.experiments import (
     ExperimentError,
     arm_records,
@@ -185,20 +183,14 @@ BAD_FILES = [
 
 
 @pytest.mark.parametrize("text,line,needle", BAD_FILES)
-def test_malformed_experiment_files_one_line_error_exit_2(text, line, needle, tmp_path, monkeypatch, capsys):
+def test_malformed_experiment_files_one_line_error_exit_2(text, line, needle, tmp_path, cli_error):
     f = tmp_path / "bad.toml"
     f.write_text(text)
     with pytest.raises(ExperimentError) as ei:
         parse_sweep(f)
     msg = str(ei.value)
     assert "\n" not in msg and f"line {line}:" in msg and needle in msg, msg
-    monkeypatch.setattr(sys, "argv", ["unosim", "sweep", str(f), "--dry-run"])
-    with pytest.raises(SystemExit) as se:
-        cli_run()
-    cap = capsys.readouterr()
-    assert se.value.code == 2
-    lines = cap.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and f"line {line}:" in lines[0], cap.err
+    assert f"line {line}:" in cli_error(["sweep", str(f), "--dry-run"])
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -212,16 +204,10 @@ def test_malformed_experiment_files_one_line_error_exit_2(text, line, needle, tm
     (["compare"], "--arm"),
     (["sweep", "{tmp}/missing.toml"], "missing.toml"),
 ])
-def test_bad_input_to_compare_and_sweep_exit_2(args, needle, tmp_path, monkeypatch, capsys):
+def test_bad_input_to_compare_and_sweep_exit_2(args, needle, tmp_path, cli_error):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    monkeypatch.setattr(sys, "argv", ["unosim", *args, *(["--store", str(tmp_path / "s")] if args[0] == "compare"
-                                                         else [])])
-    with pytest.raises(SystemExit) as ei:
-        cli_run()
-    cap = capsys.readouterr()
-    assert ei.value.code == 2, cap.err
-    lines = cap.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], cap.err
+    store = ["--store", str(tmp_path / "s")] if args[0] == "compare" else []
+    assert needle in cli_error([*args, *store])
 
 
 def test_compare_cli_json_and_out(tmp_path):

@@ -449,26 +449,26 @@ class Sweep:
     chunk: int | None
 
 
+def _table(data: dict, name: str, keys: tuple[str, ...], spec: _Spec) -> dict:
+    """The ``[name]`` table of a sweep file, its keys checked."""
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise spec.err("", name, f"{name} is not a table; accepted: a [{name}] table")
+    for k in table:
+        if k not in keys:
+            shown = ", ".join(k for k in keys if k != "deck")
+            raise spec.err(name, k, f"unknown key {k!r} in [{name}]{_hint(k, keys)}; accepted: {shown}")
+    return table
+
+
 def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
     """Validate a sweep file and build its cells (raises one-line :class:`ExperimentError`)."""
     data, spec = load_experiment(path_or_dict)
     for k in data:
         if k not in TOP_KEYS:
             raise spec.err("", k, f"unknown key {k!r}{_hint(k, TOP_KEYS)}; accepted: {', '.join(TOP_KEYS)}")
-    grid = data.get("grid", {})
-    if not isinstance(grid, dict):
-        raise spec.err("", "grid", "grid is not a table; accepted: a [grid] table")
-    for k in grid:
-        if k not in GRID_KEYS:
-            raise spec.err("grid", k, f"unknown key {k!r} in [grid]{_hint(k, GRID_KEYS)}; accepted: "
-                                      f"{', '.join(k for k in GRID_KEYS if k != 'deck')}")
-    match = data.get("match", {})
-    if not isinstance(match, dict):
-        raise spec.err("", "match", "match is not a table; accepted: a [match] table")
-    for k in match:
-        if k not in MATCH_OPTION_KEYS:
-            raise spec.err("match", k, f"unknown key {k!r} in [match]{_hint(k, MATCH_OPTION_KEYS)}; accepted: "
-                                       f"{', '.join(MATCH_OPTION_KEYS)}")
+    grid = _table(data, "grid", GRID_KEYS, spec)
+    match = _table(data, "match", MATCH_OPTION_KEYS, spec)
     for k in ("name", "description", "metric"):
         if k in data and not isinstance(data[k], str):
             raise spec.err("", k, f"{k}={data[k]!r} is not a string; accepted: a string")
