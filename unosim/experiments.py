@@ -184,34 +184,38 @@ class _Bars:
 
     def __init__(self, enabled: bool, total: int, unit: str) -> None:
         self.bar = None
+        self.counted: dict[str, int] = {}
         if enabled:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, unit=unit[:-1], unit_scale=True, desc="overall", position=0)
 
-    def grow(self, total: int) -> None:
-        if self.bar is not None and total > self.bar.total:
-            self.bar.total = total
+    def grow(self, more: int) -> None:
+        """The target grew by ``more`` games (a precision target asked for more)."""
+        if self.bar is not None and more > 0:
+            self.bar.total += more
             self.bar.refresh()
 
-    def advance(self, n: int) -> None:
-        if self.bar is not None and n:
-            self.bar.update(n)
+    def cover(self, key: str, games: int) -> None:
+        """Cell ``key`` now has ``games`` of its target (stored ones count as done)."""
+        if self.bar is not None and games > self.counted.get(key, 0):
+            self.bar.update(games - self.counted.get(key, 0))
+            self.counted[key] = games
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
 
 
-def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, bars: _Bars
+def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, progress: bool, bars: _Bars
               ) -> tuple[list[pd.DataFrame], bool, float]:
     recs, interrupted, seconds = [], False, 0.0
     for cell, label in zip(cells, labels, strict=True):
         if interrupted:
             break
-        df = load_cell(cell, n, root, threads, bars.bar is not None, chunk, desc=label[:30])
+        df = load_cell(cell, n, root, threads, progress, chunk, desc=label[:30])
         info = df.attrs["store"]
-        bars.advance(n - info["stored_before"])
+        bars.cover(cell.key, info["stored_before"] + info["ran"])
         interrupted = info["interrupted"]
         seconds += info["seconds"]
         recs.append(df)
@@ -220,10 +224,11 @@ def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk
 
 def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: str, precision: float | None,
                      max_games: int | None, root=None, threads=None, progress: bool = False,
-                     chunk: int | None = None) -> dict[str, Any]:
+                     chunk: int | None = None, bars: _Bars | None = None) -> dict[str, Any]:
     """Fill every cell to ``games``, then (with ``precision``) grow all of them together until the key
     half-width (paired from the first cell when there are several) is at most ``precision``.
 
+    ``progress``: a bar per cell, and an overall bar (``bars``, when the caller has its own).
     Returns records (list), games, half_width, reached, interrupted, seconds (simulation wall time)."""
     mode = cells[0].mode
     t = check_threads(threads)
@@ -236,19 +241,22 @@ def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: s
             raise ExperimentError(f"max_games={max_games!r} is not positive; accepted: a positive integer")
         n = min(n, max_games)
     step = chunk or default_chunk(mode, n, t)
-    bars = _Bars(progress, n * len(cells), cells[0].unit)
+    own = bars is None
+    bars = _Bars(progress, n * len(cells), cells[0].unit) if own else bars
     t0 = time.perf_counter()
     try:
         while True:
-            recs, interrupted, _ = _fill_all(cells, labels, n, root, t, chunk, bars)
+            recs, interrupted, _ = _fill_all(cells, labels, n, root, t, chunk, progress, bars)
             hw = key_half_width(recs, metric) if not interrupted else float("nan")
             done = precision is None or interrupted or hw <= precision or n >= max_games
             if done:
                 break
-            n = next_games(n, hw, precision, max_games, step)
-            bars.grow(n * len(cells))
+            more = next_games(n, hw, precision, max_games, step) - n
+            bars.grow(more * len(cells))
+            n += more
     finally:
-        bars.close()
+        if own:
+            bars.close()
     return {"records": recs, "games": n, "half_width": hw, "interrupted": interrupted,
             "reached": None if precision is None else bool(hw <= precision),
             "seconds": time.perf_counter() - t0}
@@ -530,12 +538,11 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     if dry_run:
         return _dry_run(sw, store, threads)
     rows, total_s, interrupted = [], 0.0, False
-    bars = _Bars(progress and len(sw.cells) > 1, len(sw.cells) * sw.games, sw.cells[0][1].unit)
+    bars = _Bars(progress, len(sw.cells) * sw.games, sw.cells[0][1].unit)
     try:
         for axes, cell in sw.cells:
             out = run_to_precision([cell], [_axes_label(axes)], sw.games, sw.metric, sw.precision, sw.max_games,
-                                   store, threads, progress, sw.chunk)
-            bars.advance(out["games"])
+                                   store, threads, progress, sw.chunk, bars)
             total_s += out["seconds"]
             rows.append(_cell_row(axes, cell, out))
             if out["interrupted"]:
