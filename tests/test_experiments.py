@@ -145,6 +145,12 @@ def test_sweep_runs_the_grid_and_reuses_the_store(tmp_path):
     row = df.iloc[3]
     assert row["turns"] == pytest.approx(one["mean_turns"]) and row["seat0_win"] == pytest.approx(one["seat_win_rate"][0])
     assert np.isnan(df.iloc[0]["seat2_win"]) and not np.isnan(df.iloc[2]["seat2_win"])  # no seat 2 with 2 players
+    # paired with the first rules value at the same player count
+    assert (df["baseline"] == "official").all() and (df.loc[df["rules"] == "official", "turns_diff"] == 0).all()
+    a = simulate(players=3, games=1500, seed=4).records
+    b = simulate(players=3, rules="official+stacking", games=1500, seed=4).records
+    d = paired_difference(a, b, "turns")
+    assert (row["turns_diff"], row["turns_diff_lo"]) == pytest.approx((d["diff"], d["ci_lo"]))
     dry2 = run_sweep(f, dry_run=True, store=tmp_path / "store")
     assert (dry2["stored"] == 1500).all() and (dry2["est_seconds"] == 0).all()
 

@@ -60,7 +60,7 @@ def main() -> None:
 @click.option("--seed", default="0", show_default=True, help="Master seed (0..2**64-1).")
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--deck", default="classic", show_default=True, help="Deck: classic.")
-@click.option("--batch-size", default=None, help="Rounds per batch (progress granularity).")
+@click.option("--batch-size", default=None, help="Rounds per batch (progress granularity; with --out, per chunk file).")
 @click.option("--out", default=None, help="Directory for records.parquet, summary.json and meta.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--report/--no-report", default=False, help="With --out, also write charts and summary.md.")
@@ -478,16 +478,21 @@ def results(ctx, store) -> None:
         ctx.invoke(results_list)
 
 
+def _store_option(f):
+    return click.option("--store", "sub_store", default=None, help=_STORE_HELP)(f)
+
+
 @results.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_store_option
 @click.pass_obj
-def results_list(store, as_json=False) -> None:
+def results_list(store, as_json=False, sub_store=None) -> None:
     """List the stored cells."""
     import pandas as pd
 
     from .store import list_cells
 
-    df = list_cells(store)
+    df = list_cells(sub_store or store)
     if as_json:
         click.echo(json.dumps(_nan_none({"cells": df.to_dict(orient="records")}), allow_nan=False))
     elif df.empty:
@@ -499,27 +504,29 @@ def results_list(store, as_json=False) -> None:
 
 @results.command("show")
 @click.argument("key")
+@_store_option
 @click.pass_obj
-def results_show(store, key) -> None:
+def results_show(store, key, sub_store) -> None:
     """Show one stored cell (a unique key prefix is enough)."""
     from .store import show_cell
 
     try:
-        click.echo(json.dumps(_nan_none(show_cell(key, store)), indent=2, allow_nan=False))
+        click.echo(json.dumps(_nan_none(show_cell(key, sub_store or store)), indent=2, allow_nan=False))
     except ValueError as e:
         raise _fail(e) from None
 
 
 @results.command("rm")
 @click.argument("keys", nargs=-1, required=True)
+@_store_option
 @click.pass_obj
-def results_rm(store, keys) -> None:
+def results_rm(store, keys, sub_store) -> None:
     """Remove stored cells."""
     from .store import remove_cell
 
     for key in keys:
         try:
-            click.echo(f"removed {remove_cell(key, store)}")
+            click.echo(f"removed {remove_cell(key, sub_store or store)}")
         except ValueError as e:
             raise _fail(e) from None
 

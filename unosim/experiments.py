@@ -63,6 +63,14 @@ Sweep files (TOML)
 
 A malformed file, an unknown key or a bad value raises :class:`ExperimentError` with one line that
 names the file and line.
+
+Files written by ``--out DIR`` (for reports)
+--------------------------------------------
+``unosim compare --out DIR``: ``compare.csv`` (the table), ``compare.json`` (``{"attrs": ...,
+"rows": [...]}``, NaN as null) and ``arms/<arm label slug>/`` with ``records.parquet``,
+``meta.json`` and ``summary.json`` of every arm (``unosim report`` reads them; ``meta["cell"]`` and
+``meta["store_key"]`` name the cell).  ``unosim sweep FILE --out DIR``: ``sweep.csv``,
+``sweep.json`` and ``cells/<slug>/`` likewise.
 """
 
 from __future__ import annotations
@@ -531,8 +539,11 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
 
     Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
     metric m of :func:`metric_names`: m, m_se, m_lo, m_hi (95% normal interval), half_width of the
-    key metric, reached, seconds.  Dry run columns: the axes, key, stored (games in the store),
-    games (planned), pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how."""
+    key metric, reached, seconds.  When the grid has several ``rules``, every cell is also paired
+    with the cell of the first rules value and the same other axes (common random numbers):
+    columns baseline, m_diff, m_diff_lo, m_diff_hi (95%), 0 for the baseline cells themselves.
+    Dry run columns: the axes, key, stored (games in the store), games (planned),
+    pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how."""
     sw = parse_sweep(path_or_dict)
     threads = threads if threads is not None else sw.threads
     if dry_run:
@@ -550,11 +561,36 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
                 break
     finally:
         bars.close()
-    df = pd.DataFrame(rows)
+    df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
     df.attrs.update({"name": sw.name, "metric": sw.metric, "precision": sw.precision, "seconds": total_s,
                      "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
                      "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
     return df
+
+
+def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
+    """Add each cell's paired differences from its baseline cell (first rules value, same other axes)."""
+    from .store import read_cell
+
+    rules = list(dict.fromkeys(a["rules"] for a, _ in sw.cells))
+    if len(rules) < 2 or df.empty:
+        return df
+    others = ("players", "policies", "deck", "mode", "seating")
+    cells = {tuple(a[k] for k in (*others, "rules")): c for a, c in sw.cells}
+    extra: list[dict[str, Any]] = []
+    base_cache: dict[tuple, pd.DataFrame] = {}
+    for _, row in df.iterrows():
+        group = tuple(row[k] for k in others)
+        cell, base = cells[(*group, row["rules"])], cells[(*group, rules[0])]
+        if group not in base_cache:
+            base_cache[group] = read_cell(base, None, store)
+        rec = read_cell(cell, int(row["games"]), store)
+        out: dict[str, Any] = {"baseline": rules[0]}
+        for m in metric_names(cell.mode, cell.players):
+            d = paired.paired_difference(base_cache[group], rec, m)
+            out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"]})
+        extra.append(out)
+    return pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1)
 
 
 def _axes_label(axes: dict[str, Any]) -> str:
