@@ -29,7 +29,10 @@ game's stream, so:
 * decks of the **same size but different cards** get the same permutation of card positions, so
   each seat receives the cards at the same positions of the two deck lists;
 * ``seating="shuffle"`` seat assignments and the UNO Flip face pairing come from their own streams
-  of ``(seed, g)`` and are shared by every arm.
+  of ``(seed, g)`` and are shared by every arm;
+* in match mode round ``k`` of match ``m`` is seeded from ``(seed, m * 65536 + k)``, so the arms
+  deal the same hands again at the start of every round of the same number, even after an earlier
+  round diverged (as long as the same seats are still in the game).
 
 Precision targets
 -----------------
