@@ -21,7 +21,6 @@ from click.testing import CliRunner
 
 from unosim import ENGINE_VERSION, simulate
 from unosim.cli import main
-from unosim.cli import run as cli_run
 from unosim.io import load_run
 from unosim.store import (
     Cell,
@@ -266,13 +265,7 @@ def test_results_list_show_rm(tmp_path):
     (["results", "rm", "0f"], "0f"),
     (["rerun", "{tmp}/nowhere"], "nowhere"),
 ])
-def test_bad_input_to_store_commands_exit_2(args, needle, tmp_path, monkeypatch, capsys):
+def test_bad_input_to_store_commands_exit_2(args, needle, tmp_path, cli_error):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    monkeypatch.setattr(sys, "argv", ["unosim", args[0], *(["--store", str(tmp_path)] if args[0] == "results" else []),
-                                      *args[1:]])
-    with pytest.raises(SystemExit) as ei:
-        cli_run()
-    cap = capsys.readouterr()
-    assert ei.value.code == 2, cap.err
-    lines = cap.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], cap.err
+    store = ["--store", str(tmp_path)] if args[0] == "results" else []
+    assert needle in cli_error([args[0], *store, *args[1:]])

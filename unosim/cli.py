@@ -60,7 +60,7 @@ def main() -> None:
 @click.option("--seed", default="0", show_default=True, help="Master seed (0..2**64-1).")
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--deck", default="classic", show_default=True, help="Deck: classic.")
-@click.option("--batch-size", default=None, help="Rounds per batch (progress granularity).")
+@click.option("--batch-size", default=None, help="Rounds per batch (progress granularity; with --out, per chunk file).")
 @click.option("--out", default=None, help="Directory for records.parquet, summary.json and meta.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--report/--no-report", default=False, help="With --out, also write charts and summary.md.")
@@ -308,14 +308,14 @@ def _table_json(df) -> dict:
     return _nan_none({"attrs": dict(df.attrs), "rows": df.to_dict(orient="records")})
 
 
-def _save_cells(out_dir: Path, sub: str, items, store_root, games: int | None) -> None:
+def _save_cells(out_dir: Path, sub: str, items, store_root) -> None:
     """Each (label, cell) as a saved run under out_dir/sub/<slug> (records from the store)."""
     from .io import save_run
     from .store import Cell, read_cell, result_from_records
 
     for label, cell_dict, n in items:
         cell = Cell.from_dict(cell_dict)
-        rec = read_cell(cell, n if games is None else games, store_root)
+        rec = read_cell(cell, n, store_root)
         save_run(result_from_records(cell, rec, len(rec)), out_dir / sub / _slug(label))
 
 
@@ -345,6 +345,9 @@ def format_comparison(df) -> str:
     pct = lambda m: m.endswith("_win") or m == "capped"  # noqa: E731
     lines = [f"{len(a['arms'])} arms, {a['games']:,} games each, common random numbers (seed "
              f"{a['arms'][0]['cell']['seed']}); differences are arm minus {a['arms'][0]['label']!r}, 95% intervals"]
+    if a.get("interrupted"):
+        kept = ", ".join(f"{arm} {int(g['n'].iloc[0]):,}" for arm, g in df.groupby("arm", sort=False))
+        lines.append(f"INTERRUPTED: games kept per arm: {kept or 'none'} (the same command continues)")
     if a.get("precision") is not None:
         lines.append(f"precision target {a['precision']:g} on the paired {a['metric']}: half-width "
                      f"{a['half_width']:.5f} ({'reached' if a['reached'] else 'NOT reached, max games'})")
@@ -408,8 +411,9 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
 
         write_json(out_dir / "compare.json", _table_json(df))
         df.to_csv(out_dir / "compare.csv", index=False)
-        _save_cells(out_dir, "arms", [(a["label"], a["cell"], df.attrs["games"]) for a in df.attrs["arms"]],
-                    df.attrs["store"], None)
+        ran = set(df["arm"])  # after an interrupt: only the arms that have records
+        _save_cells(out_dir, "arms", [(a["label"], a["cell"], df.attrs["games"]) for a in df.attrs["arms"]
+                                      if a["label"] in ran], df.attrs["store"])
     click.echo(json.dumps(_table_json(df), allow_nan=False) if as_json else format_comparison(df))
     if df.attrs["interrupted"]:
         click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
@@ -442,7 +446,7 @@ def sweep(file, dry_run, store, threads, out, as_json) -> None:
         _save_cells(out_dir, "cells", [(f"{r['players']}p_{r['rules']}_{r['policies']}_{r['deck']}_{r['mode']}_"
                                         f"{r['seating']}", c["cell"], int(r["games"]))
                                        for (_, r), c in zip(df.iterrows(), df.attrs["cells"], strict=False)],
-                    df.attrs["store"], None)
+                    df.attrs["store"])
     if as_json:
         click.echo(json.dumps(_table_json(df), allow_nan=False))
     elif dry_run:
@@ -477,16 +481,21 @@ def results(ctx, store) -> None:
         ctx.invoke(results_list)
 
 
+def _store_option(f):
+    return click.option("--store", "sub_store", default=None, help=_STORE_HELP)(f)
+
+
 @results.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_store_option
 @click.pass_obj
-def results_list(store, as_json=False) -> None:
+def results_list(store, as_json=False, sub_store=None) -> None:
     """List the stored cells."""
     import pandas as pd
 
     from .store import list_cells
 
-    df = list_cells(store)
+    df = list_cells(sub_store or store)
     if as_json:
         click.echo(json.dumps(_nan_none({"cells": df.to_dict(orient="records")}), allow_nan=False))
     elif df.empty:
@@ -498,27 +507,29 @@ def results_list(store, as_json=False) -> None:
 
 @results.command("show")
 @click.argument("key")
+@_store_option
 @click.pass_obj
-def results_show(store, key) -> None:
+def results_show(store, key, sub_store) -> None:
     """Show one stored cell (a unique key prefix is enough)."""
     from .store import show_cell
 
     try:
-        click.echo(json.dumps(_nan_none(show_cell(key, store)), indent=2, allow_nan=False))
+        click.echo(json.dumps(_nan_none(show_cell(key, sub_store or store)), indent=2, allow_nan=False))
     except ValueError as e:
         raise _fail(e) from None
 
 
 @results.command("rm")
 @click.argument("keys", nargs=-1, required=True)
+@_store_option
 @click.pass_obj
-def results_rm(store, keys) -> None:
+def results_rm(store, keys, sub_store) -> None:
     """Remove stored cells."""
     from .store import remove_cell
 
     for key in keys:
         try:
-            click.echo(f"removed {remove_cell(key, store)}")
+            click.echo(f"removed {remove_cell(key, sub_store or store)}")
         except ValueError as e:
             raise _fail(e) from None
 

@@ -29,7 +29,10 @@ game's stream, so:
 * decks of the **same size but different cards** get the same permutation of card positions, so
   each seat receives the cards at the same positions of the two deck lists;
 * ``seating="shuffle"`` seat assignments and the UNO Flip face pairing come from their own streams
-  of ``(seed, g)`` and are shared by every arm.
+  of ``(seed, g)`` and are shared by every arm;
+* in match mode round ``k`` of match ``m`` is seeded from ``(seed, m * 65536 + k)``, so the arms
+  deal the same hands again at the start of every round of the same number, even after an earlier
+  round diverged (as long as the same seats are still in the game).
 
 Precision targets
 -----------------
@@ -63,6 +66,14 @@ Sweep files (TOML)
 
 A malformed file, an unknown key or a bad value raises :class:`ExperimentError` with one line that
 names the file and line.
+
+Files written by ``--out DIR`` (for reports)
+--------------------------------------------
+``unosim compare --out DIR``: ``compare.csv`` (the table), ``compare.json`` (``{"attrs": ...,
+"rows": [...]}``, NaN as null) and ``arms/<arm label slug>/`` with ``records.parquet``,
+``meta.json`` and ``summary.json`` of every arm (``unosim report`` reads them; ``meta["cell"]`` and
+``meta["store_key"]`` name the cell).  ``unosim sweep FILE --out DIR``: ``sweep.csv``,
+``sweep.json`` and ``cells/<slug>/`` likewise.
 """
 
 from __future__ import annotations
@@ -184,34 +195,38 @@ class _Bars:
 
     def __init__(self, enabled: bool, total: int, unit: str) -> None:
         self.bar = None
+        self.counted: dict[str, int] = {}
         if enabled:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, unit=unit[:-1], unit_scale=True, desc="overall", position=0)
 
-    def grow(self, total: int) -> None:
-        if self.bar is not None and total > self.bar.total:
-            self.bar.total = total
+    def grow(self, more: int) -> None:
+        """The target grew by ``more`` games (a precision target asked for more)."""
+        if self.bar is not None and more > 0:
+            self.bar.total += more
             self.bar.refresh()
 
-    def advance(self, n: int) -> None:
-        if self.bar is not None and n:
-            self.bar.update(n)
+    def cover(self, key: str, games: int) -> None:
+        """Cell ``key`` now has ``games`` of its target (stored ones count as done)."""
+        if self.bar is not None and games > self.counted.get(key, 0):
+            self.bar.update(games - self.counted.get(key, 0))
+            self.counted[key] = games
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
 
 
-def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, bars: _Bars
+def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, progress: bool, bars: _Bars
               ) -> tuple[list[pd.DataFrame], bool, float]:
     recs, interrupted, seconds = [], False, 0.0
     for cell, label in zip(cells, labels, strict=True):
         if interrupted:
             break
-        df = load_cell(cell, n, root, threads, bars.bar is not None, chunk, desc=label[:30])
+        df = load_cell(cell, n, root, threads, progress, chunk, desc=label[:30])
         info = df.attrs["store"]
-        bars.advance(n - info["stored_before"])
+        bars.cover(cell.key, info["stored_before"] + info["ran"])
         interrupted = info["interrupted"]
         seconds += info["seconds"]
         recs.append(df)
@@ -220,10 +235,11 @@ def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk
 
 def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: str, precision: float | None,
                      max_games: int | None, root=None, threads=None, progress: bool = False,
-                     chunk: int | None = None) -> dict[str, Any]:
+                     chunk: int | None = None, bars: _Bars | None = None) -> dict[str, Any]:
     """Fill every cell to ``games``, then (with ``precision``) grow all of them together until the key
     half-width (paired from the first cell when there are several) is at most ``precision``.
 
+    ``progress``: a bar per cell, and an overall bar (``bars``, when the caller has its own).
     Returns records (list), games, half_width, reached, interrupted, seconds (simulation wall time)."""
     mode = cells[0].mode
     t = check_threads(threads)
@@ -236,19 +252,22 @@ def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: s
             raise ExperimentError(f"max_games={max_games!r} is not positive; accepted: a positive integer")
         n = min(n, max_games)
     step = chunk or default_chunk(mode, n, t)
-    bars = _Bars(progress, n * len(cells), cells[0].unit)
+    own = bars is None
+    bars = _Bars(progress, n * len(cells), cells[0].unit) if own else bars
     t0 = time.perf_counter()
     try:
         while True:
-            recs, interrupted, _ = _fill_all(cells, labels, n, root, t, chunk, bars)
+            recs, interrupted, _ = _fill_all(cells, labels, n, root, t, chunk, progress, bars)
             hw = key_half_width(recs, metric) if not interrupted else float("nan")
             done = precision is None or interrupted or hw <= precision or n >= max_games
             if done:
                 break
-            n = next_games(n, hw, precision, max_games, step)
-            bars.grow(n * len(cells))
+            more = next_games(n, hw, precision, max_games, step) - n
+            bars.grow(more * len(cells))
+            n += more
     finally:
-        bars.close()
+        if own:
+            bars.close()
     return {"records": recs, "games": n, "half_width": hw, "interrupted": interrupted,
             "reached": None if precision is None else bool(hw <= precision),
             "seconds": time.perf_counter() - t0}
@@ -449,26 +468,26 @@ class Sweep:
     chunk: int | None
 
 
+def _table(data: dict, name: str, keys: tuple[str, ...], spec: _Spec) -> dict:
+    """The ``[name]`` table of a sweep file, its keys checked."""
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise spec.err("", name, f"{name} is not a table; accepted: a [{name}] table")
+    for k in table:
+        if k not in keys:
+            shown = ", ".join(k for k in keys if k != "deck")
+            raise spec.err(name, k, f"unknown key {k!r} in [{name}]{_hint(k, keys)}; accepted: {shown}")
+    return table
+
+
 def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
     """Validate a sweep file and build its cells (raises one-line :class:`ExperimentError`)."""
     data, spec = load_experiment(path_or_dict)
     for k in data:
         if k not in TOP_KEYS:
             raise spec.err("", k, f"unknown key {k!r}{_hint(k, TOP_KEYS)}; accepted: {', '.join(TOP_KEYS)}")
-    grid = data.get("grid", {})
-    if not isinstance(grid, dict):
-        raise spec.err("", "grid", "grid is not a table; accepted: a [grid] table")
-    for k in grid:
-        if k not in GRID_KEYS:
-            raise spec.err("grid", k, f"unknown key {k!r} in [grid]{_hint(k, GRID_KEYS)}; accepted: "
-                                      f"{', '.join(k for k in GRID_KEYS if k != 'deck')}")
-    match = data.get("match", {})
-    if not isinstance(match, dict):
-        raise spec.err("", "match", "match is not a table; accepted: a [match] table")
-    for k in match:
-        if k not in MATCH_OPTION_KEYS:
-            raise spec.err("match", k, f"unknown key {k!r} in [match]{_hint(k, MATCH_OPTION_KEYS)}; accepted: "
-                                       f"{', '.join(MATCH_OPTION_KEYS)}")
+    grid = _table(data, "grid", GRID_KEYS, spec)
+    match = _table(data, "match", MATCH_OPTION_KEYS, spec)
     for k in ("name", "description", "metric"):
         if k in data and not isinstance(data[k], str):
             raise spec.err("", k, f"{k}={data[k]!r} is not a string; accepted: a string")
@@ -523,19 +542,21 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
 
     Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
     metric m of :func:`metric_names`: m, m_se, m_lo, m_hi (95% normal interval), half_width of the
-    key metric, reached, seconds.  Dry run columns: the axes, key, stored (games in the store),
-    games (planned), pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how."""
+    key metric, reached, seconds.  When the grid has several ``rules``, every cell is also paired
+    with the cell of the first rules value and the same other axes (common random numbers):
+    columns baseline, m_diff, m_diff_lo, m_diff_hi (95%), 0 for the baseline cells themselves.
+    Dry run columns: the axes, key, stored (games in the store), games (planned),
+    pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how."""
     sw = parse_sweep(path_or_dict)
     threads = threads if threads is not None else sw.threads
     if dry_run:
         return _dry_run(sw, store, threads)
     rows, total_s, interrupted = [], 0.0, False
-    bars = _Bars(progress and len(sw.cells) > 1, len(sw.cells) * sw.games, sw.cells[0][1].unit)
+    bars = _Bars(progress, len(sw.cells) * sw.games, sw.cells[0][1].unit)
     try:
         for axes, cell in sw.cells:
             out = run_to_precision([cell], [_axes_label(axes)], sw.games, sw.metric, sw.precision, sw.max_games,
-                                   store, threads, progress, sw.chunk)
-            bars.advance(out["games"])
+                                   store, threads, progress, sw.chunk, bars)
             total_s += out["seconds"]
             rows.append(_cell_row(axes, cell, out))
             if out["interrupted"]:
@@ -543,11 +564,36 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
                 break
     finally:
         bars.close()
-    df = pd.DataFrame(rows)
+    df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
     df.attrs.update({"name": sw.name, "metric": sw.metric, "precision": sw.precision, "seconds": total_s,
                      "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
                      "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
     return df
+
+
+def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
+    """Add each cell's paired differences from its baseline cell (first rules value, same other axes)."""
+    from .store import read_cell
+
+    rules = list(dict.fromkeys(a["rules"] for a, _ in sw.cells))
+    if len(rules) < 2 or df.empty:
+        return df
+    others = ("players", "policies", "deck", "mode", "seating")
+    cells = {tuple(a[k] for k in (*others, "rules")): c for a, c in sw.cells}
+    extra: list[dict[str, Any]] = []
+    base_cache: dict[tuple, pd.DataFrame] = {}
+    for _, row in df.iterrows():
+        group = tuple(row[k] for k in others)
+        cell, base = cells[(*group, row["rules"])], cells[(*group, rules[0])]
+        if group not in base_cache:
+            base_cache[group] = read_cell(base, None, store)
+        rec = read_cell(cell, int(row["games"]), store)
+        out: dict[str, Any] = {"baseline": rules[0]}
+        for m in metric_names(cell.mode, cell.players):
+            d = paired.paired_difference(base_cache[group], rec, m)
+            out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"]})
+        extra.append(out)
+    return pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1)
 
 
 def _axes_label(axes: dict[str, Any]) -> str:

@@ -422,7 +422,10 @@ def load_cell(cell: Cell, games: int, root: Path | str | None = None, threads: i
     ``records.attrs["store"]`` holds the :class:`FillInfo` as a dict.  After an interrupt the
     records may have gaps (``attrs["store"]["interrupted"]`` is True)."""
     info = fill_cell(cell, games, root, threads, progress, chunk, desc)
-    df = read_cell(cell, games, root)
+    if info.interrupted and not stored_ranges(cell_dir(cell, root)):
+        df = probe(cell).records.iloc[:0].copy()  # interrupted before the first chunk landed
+    else:
+        df = read_cell(cell, games, root)
     df.attrs["store"] = asdict(info)
     return df
 
