@@ -199,17 +199,24 @@ def test_report_of_match_run(tmp_path):
 
 
 def test_demo(tmp_path):
+    # the demo answers one question (the first player's edge, 2..10 players) with intervals
     out = tmp_path / "demo"
     res = invoke("demo", "--games", "2000", "--out", str(out))
-    assert "report:" in res.stdout
-    assert (out / "summary.md").is_file()
+    assert "report:" in res.stdout and "page:" in res.stdout
+    assert "first player's edge" in res.stdout
+    assert res.stdout.count("edge +") + res.stdout.count("edge -") == 9  # one answer line per count
     assert (out / "summary.md").read_text().strip()
+    headline = out / "first_player_edge_by_players.png"
+    assert f"headline chart: {headline}" in res.stdout
+    html = (out / "report.html").read_text()
+    assert html.index("first_player_edge_by_players.svg") < html.index("seat_win_rate.svg")
     pngs = sorted(out.glob("*.png"))
-    assert len(pngs) >= 3
+    assert headline in pngs and len(pngs) >= 3
     for p in pngs:
         assert p.read_bytes()[:8] == PNG
+        assert p.with_suffix(".svg").is_file()
     runs = sorted((out / "runs").iterdir())
-    assert len(runs) == 4
+    assert len(runs) == 9
     for r in runs:
         assert len(pd.read_parquet(r / "records.parquet")) == 2000
 

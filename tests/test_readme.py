@@ -131,11 +131,14 @@ def sh_cases() -> list[tuple[int, list[str]]]:
 
 
 def capped(argv: list[str]) -> list[str]:
-    out = list(argv)
-    if "--games" in out:
-        i = out.index("--games") + 1
-        out[i] = str(min(int(out[i].replace("_", "")), SH_GAMES))
-    elif out and out[0] == "simulate":
+    """The command with its game counts capped at SH_GAMES and the repository's files (example experiment
+    files) by absolute path, since the test runs in a scratch folder."""
+    out = [str(README.parent / a) if (README.parent / a).is_file() else a for a in argv]
+    for flag in ("--games", "--max-games"):
+        if flag in out:
+            i = out.index(flag) + 1
+            out[i] = str(min(int(out[i].replace("_", "")), SH_GAMES))
+    if out and out[0] in ("simulate", "compare") and "--games" not in out:
         out += ["--games", str(SH_GAMES)]
     return out
 

@@ -243,15 +243,17 @@ def test_make_report_edge_cases(tmp_path: Path) -> None:
 
 def test_make_report_files(runs: list[tuple[str, pd.DataFrame, dict[str, Any]]], tmp_path: Path) -> None:
     out = make_report(runs, tmp_path, title="Synthetic test")
-    expected = {"seat_win_rate.png", "game_length.png", "winner_points.png", "policy_win_rate.png",
-                "summary.csv", "summary.md"}
+    charts = {"seat_win_rate", "game_length", "winner_points", "policy_win_rate", "rule_effects"}
+    expected = ({f"{c}.{ext}" for c in charts for ext in ("png", "svg")}
+                | {"summary.csv", "seats.csv", "policies.csv", "effects.csv", "summary.md", "report.html"})
     assert set(out) == expected
     assert {p.name for p in tmp_path.iterdir()} == expected
     for name, path in out.items():
         assert path == tmp_path / name and path.stat().st_size > 0
         if name.endswith(".png"):
             img = mpimg.imread(path)
-            assert img.ndim == 3 and img.shape[0] > 400 and img.shape[1] > 800
+            assert img.ndim == 3 and img.shape[0] >= 200 * 3 and img.shape[1] >= 200 * 8  # >= 200 dpi
+            assert path.with_suffix(".svg").read_text().lstrip().startswith("<?xml")
             assert img[..., :3].std() > 0.01  # not a blank canvas
 
     csv = pd.read_csv(out["summary.csv"])
@@ -274,7 +276,9 @@ def test_make_report_files(runs: list[tuple[str, pd.DataFrame, dict[str, Any]]],
     assert md.startswith("# Synthetic test")
     for name in ("seat_win_rate.png", "game_length.png", "winner_points.png", "policy_win_rate.png"):
         assert f"]({name})" in md
-    assert "seed `12345`" in md and "seed `54321`" in md and "`official+stacking`" in md
+    assert "--seed 12345" in md and "--seed 54321" in md and "`official+stacking`" in md
+    assert "--rules official+stacking --deck classic --players 4 --policies random,random,random,random" in md
+    assert "--seating fixed" in md and "--games 20000" in md and "engine v" in md
     s0 = summarize(*runs[0][1:])
     seat0 = fmt_pm(s0["seat_win_rate"][0], 1.959964 * s0["seat_win_rate_se"][0], pct=True)
     assert seat0 in md and "±" in seat0

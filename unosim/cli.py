@@ -66,7 +66,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--seed", default="0", show_default=True, help="Master seed (0..2**64-1).")
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--deck", default="classic", show_default=True, help="Deck: classic.")
-@click.option("--batch-size", default=None, help="Rounds per batch (progress granularity).")
+@click.option("--batch-size", default=None, help="Rounds per batch (progress granularity; with --out, per chunk file).")
 @click.option("--out", default=None, help="Directory for records.parquet, summary.json and meta.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--report/--no-report", default=False, help="With --out, also write charts and summary.md.")
@@ -90,7 +90,7 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         kw = dict(rules=rules, players=_int("players", players), policies=policies,
                   games=_int("games", games), seed=_int("seed", seed), threads=_int("threads", threads),
                   deck=deck, batch_size=_int("batch-size", batch_size), seating=seating, mode=mode,
-                  progress=sys.stderr.isatty())
+                  progress=sys.stderr.isatty() and not as_json)
         if mode == "match":
             kw.update(scoring=scoring, target=_int("target", target), partners=partners,
                       max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
@@ -104,11 +104,16 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
-    result = planned.execute()
-    if out_dir is not None:
-        from .io import save_run
+    if out_dir is None:
+        result = planned.execute()
+    else:  # crash-safe: chunks land as they finish (unosim.rundir)
+        from .rundir import simulate_into
 
-        save_run(result, out_dir)
+        try:
+            result = simulate_into(out_dir, **kw)
+        except ValueError as e:
+            raise _fail(e) from None
+    if out_dir is not None:
         if report:
             from .report import make_match_report, make_report
 
@@ -138,6 +143,13 @@ def _f(x, spec: str) -> str:
     return "n/a" if x is None else format(x, spec)
 
 
+def _interrupted_line(s: dict) -> list[str]:
+    if not s.get("interrupted"):
+        return []
+    return [f"INTERRUPTED: kept {s['games']:,} of {s.get('games_requested', s['games']):,} "
+            f"(`unosim rerun DIR` completes it)"]
+
+
 def format_summary(s: dict) -> str:
     """A readable table of the summary with 95% confidence half-widths."""
     from .report import fmt_pm
@@ -146,6 +158,7 @@ def format_summary(s: dict) -> str:
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}",
         f"rounds    {s['games']:,}   seed {s['seed']}   capped {s['capped_games']}",
+        *_interrupted_line(s),
         "",
         f"mean turns per round    {fmt_pm(s['mean_turns'], 1.96 * (s['se_turns'] or 0))}"
         f"   (sd {_f(s['sd_turns'], '.1f')})",
@@ -174,6 +187,7 @@ def format_match_summary(s: dict) -> str:
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {s['scoring']} to {s['target']}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
         f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
+        *_interrupted_line(s),
     ]
     if s.get("scoring_note"):
         lines.append(f"scores    {s['scoring_note']}")
@@ -261,45 +275,32 @@ def presets() -> None:
     click.echo(format_presets())
 
 
-DEMO_JOBS = (
-    # (label, rules, players, policies)
-    ("official, 4 random", "official", 4, "random"),
-    ("official, 4 greedy vs random", "official", 4, "greedy,random,greedy,random"),
-    ("stacking, 4 random", "stacking", 4, "random"),
-    ("seven_zero, 4 random", "seven_zero", 4, "random"),
-)
-
-
 @main.command()
 @click.option("--out", default="results/demo", show_default=True, help="Directory for the report.")
-@click.option("--games", default="200000", show_default=True, help="Rounds per variant.")
+@click.option("--games", default="100000", show_default=True, help="Rounds per player count.")
 @click.option("--seed", default="7", show_default=True, help="Master seed.")
 def demo(out: str, games: str, seed: str) -> None:
-    """The built-in default job: official vs house rules, random vs greedy, with a report."""
-    from .io import save_run
-    from .report import make_report
-    from .sim import check_simulate
+    """One question answered with intervals: how big is the first player's edge with 2 to 10 players?
+
+    A small run of scripts/study_first_player.py (official rules, random policies)."""
+    from .studies import STUDIES, run_study
+    from .validate import check_games, check_seed
 
     try:
-        n_games, s = _int("games", games), _int("seed", seed)
-        planned = [check_simulate(rules=rules, players=players, policies=policies, games=n_games, seed=s,
-                                  progress=sys.stderr.isatty()) for _, rules, players, policies in DEMO_JOBS]
+        n_games, s = check_games(_int("games", games)), check_seed(_int("seed", seed))
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
-    runs = []
-    for (label, *_), job in zip(DEMO_JOBS, planned, strict=True):
-        r = job.execute()
-        slug = "".join(ch if ch.isalnum() else "_" for ch in label).strip("_")
-        save_run(r, out_dir / "runs" / slug)
-        runs.append((label, r.records, r.meta))
-        click.echo(f"{label:<32} {r.summary['games']:>9,} rounds  "
-                   f"{r.summary['games_per_second']:>10,.0f} rounds/s  mean turns {r.summary['mean_turns']:.2f}")
-    paths = make_report(runs, out_dir, title="unosim demo: classic UNO, house rules and policies")
-    click.echo(f"report: {paths['summary.md']}")
-    for name, p in sorted(paths.items()):
-        if name.endswith(".png"):
-            click.echo(f"chart:  {p}")
+    click.echo(STUDIES["first_player"].question)
+    try:
+        res = run_study("first_player", games=n_games, seed=s, out=out_dir, progress=sys.stderr.isatty(),
+                        echo=click.echo)
+    except ValueError as e:
+        raise _fail(e) from None
+    click.echo("\n".join(res.answer))
+    click.echo(f"headline chart: {res.files[res.study.headline]}")
+    click.echo(f"report: {res.files['summary.md']}")
+    click.echo(f"page:   {res.files['report.html']}")
 
 
 @main.command()
@@ -307,25 +308,340 @@ def demo(out: str, games: str, seed: str) -> None:
 @click.option("--out", required=True, help="Directory for the report.")
 @click.option("--title", default="unosim report", show_default=True)
 def report(runs: tuple[str, ...], out: str, title: str) -> None:
-    """Charts and tables comparing saved runs (directories written by `simulate --out`; all round mode or all match mode)."""
-    from .io import load_run
-    from .report import make_match_report, make_report
+    """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
+    `simulate --out`, or folders holding several, such as a study's).  Runs of one mode: all round or
+    all match; match runs of one player count get the match report (teams in partners mode)."""
+    from .io import find_runs, is_store_cell, load_any
+    from .report import make_match_report, make_report, run_labels
 
-    loaded = []
+    dirs, loaded = [], []
     for r in runs:
+        group = []
+        for d in find_runs(Path(r)) or [Path(r)]:
+            try:
+                group.append((d, *load_any(d)))
+            except ValueError as e:
+                raise _fail(e) from None
+        order = _sweep_order(Path(r))
+        if order:  # a sweep's --out: its grid order (the first rules of the grid is the baseline)
+            group.sort(key=lambda g: order.get(g[2].get("store_key"), len(order)))
+        elif len(group) > 1 and all(is_store_cell(d) for d, _, _ in group):  # hash order means nothing
+            group.sort(key=lambda g: (g[2]["players"], g[2]["rules"], g[2]["deck"], g[2]["policies"], g[2]["seed"]))
+        dirs += [(d, bool(order) or is_store_cell(d)) for d, _, _ in group]
+        loaded += [(rec, m) for _, rec, m in group]
+    # store cells (named by hash) and sweep cells (named by every axis): label them by the settings
+    # that tell the runs apart
+    auto = run_labels([m for _, m in loaded])
+    labels = [a if by_settings else d.name for (d, by_settings), a in zip(dirs, auto, strict=True)]
+    modes = [m.get("mode", "round") for _, m in loaded]
+    odd = next((d for (d, _), m in zip(dirs, modes, strict=True) if m != modes[0]), None)
+    if odd is not None:
+        raise CliError(f"{str(odd)!r} is a {modes[[d for d, _ in dirs].index(odd)]}-mode run but "
+                       f"{str(dirs[0][0])!r} is a {modes[0]}-mode run; accepted: runs of one mode "
+                       "(all --mode round or all --mode match)")
+    one_count = len({m["players"] for _, m in loaded}) == 1
+    make = make_match_report if modes[0] == "match" and one_count else make_report
+    paths = make([(lb, rec, m) for lb, (rec, m) in zip(labels, loaded, strict=True)], _check_out(out), title=title)
+    click.echo(f"report: {paths['summary.md']}")
+    click.echo(f"page:   {paths['report.html']}")
+
+
+def _sweep_order(folder: Path) -> dict[str, int]:
+    """Store key -> position in the grid, from a sweep's ``sweep.json`` (empty if there is none)."""
+    try:
+        cells = json.loads((folder / "sweep.json").read_text())["attrs"]["cells"]
+        return {c["key"]: i for i, c in enumerate(cells)}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+# ---- what-if experiments: compare, sweep, results, rerun ------------------------------------------------
+
+_STORE_HELP = "Results store root (cells are reused and extended there)."
+
+
+def _slug(label: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in label).strip("_") or "arm"
+
+
+def _nan_none(obj):
+    """NaN/inf -> None recursively (strict JSON)."""
+    import math
+
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _nan_none(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_nan_none(v) for v in obj]
+    if hasattr(obj, "item"):  # numpy scalars
+        return _nan_none(obj.item())
+    return obj
+
+
+def _table_json(df) -> dict:
+    return _nan_none({"attrs": dict(df.attrs), "rows": df.to_dict(orient="records")})
+
+
+def _save_cells(out_dir: Path, sub: str, items, store_root) -> None:
+    """Each (label, cell) as a saved run under out_dir/sub/<slug> (records from the store)."""
+    from .io import save_run
+    from .store import Cell, read_cell, result_from_records
+
+    for label, cell_dict, n in items:
+        cell = Cell.from_dict(cell_dict)
+        rec = read_cell(cell, n, store_root)
+        save_run(result_from_records(cell, rec, len(rec)), out_dir / sub / _slug(label))
+
+
+def _match_kw(mode, scoring, target, partners, max_rounds) -> dict:
+    if mode == "match":
+        return dict(scoring=scoring, target=None if target is None else _int("target", target), partners=partners,
+                    max_rounds=_int("max-rounds", max_rounds))
+    if target is not None or partners or scoring != "standard":
+        raise CliError("--target/--scoring/--partners apply to --mode match only; accepted: add --mode match")
+    return {}
+
+
+def _float(name: str, value) -> float | None:
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise CliError(f"--{name} {value!r} is not a number; accepted: a number") from None
+
+
+def format_comparison(df) -> str:
+    """The compare table: per arm and metric, the mean and the paired difference from the first arm."""
+    from .report import fmt_pm
+
+    a = df.attrs
+    pct = lambda m: m.endswith("_win") or m == "capped"  # noqa: E731
+    lines = [f"{len(a['arms'])} arms, {a['games']:,} games each, common random numbers (seed "
+             f"{a['arms'][0]['cell']['seed']}); differences are arm minus {a['arms'][0]['label']!r}, 95% intervals"]
+    if a.get("interrupted"):
+        kept = ", ".join(f"{arm} {int(g['n'].iloc[0]):,}" for arm, g in df.groupby("arm", sort=False))
+        lines.append(f"INTERRUPTED: games kept per arm: {kept or 'none'} (the same command continues)")
+    if a.get("precision") is not None:
+        lines.append(f"precision target {a['precision']:g} on the paired {a['metric']}: half-width "
+                     f"{a['half_width']:.5f} ({'reached' if a['reached'] else 'NOT reached, max games'})")
+    for arm, g in df.groupby("arm", sort=False):
+        lines += ["", f"{arm}   [{g['key'].iloc[0]}]", f"  {'metric':<16} {'mean':<24} {'difference':<26} var ratio"]
+        for _, r in g.iterrows():
+            first = arm == df["arm"].iloc[0]
+            diff = "" if first else fmt_pm(r["diff"], r["diff_half_width"], pct=pct(r["metric"]))
+            vr = "" if first or r["var_ratio"] != r["var_ratio"] else f"{r['var_ratio']:.3f}"
+            lines.append(f"  {r['metric']:<16} {fmt_pm(r['mean'], 1.96 * r['se'], pct=pct(r['metric'])):<24} "
+                         f"{diff:<26} {vr}")
+    lines += ["", f"{a['seconds']:.1f} s"]
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option("--arm", "arms", multiple=True, required=True,
+              help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label), "
+                   "e.g. --arm official --arm 'official+stacking' --arm 'deck:flip; label:Flip'. Repeat.")
+@click.option("--players", default="4", show_default=True, help="Number of players, 2..10.")
+@click.option("--games", default="100000", show_default=True,
+              help="Games per arm (the first step when --precision is set).")
+@click.option("--seed", default="0", show_default=True, help="Master seed shared by every arm.")
+@click.option("--deck", default="classic", show_default=True, help="Deck of arms that do not name one.")
+@click.option("--policies", default="random", show_default=True, help="Policies of arms that do not name them.")
+@click.option("--seating", default="fixed", show_default=True, help="fixed, rotate or shuffle.")
+@click.option("--mode", default="round", show_default=True, help="round or match.")
+@click.option("--scoring", default="standard", show_default=True, help="Match scoring.")
+@click.option("--target", default=None, help="Match target score.")
+@click.option("--partners", is_flag=True, help="Match: partners.")
+@click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
+@click.option("--precision", default=None,
+              help="Add games until the 95%% half-width of the paired difference of --metric is below this.")
+@click.option("--max-games", default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
+@click.option("--metric", default="seat0_win", show_default=True,
+              help="Key metric of --precision: seat<K>_win, turns, winner_points, cards_drawn, capped (rounds).")
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
+@click.option("--threads", default=None, help="Worker threads [default: all cores].")
+@click.option("--batch-size", default=None, help="Games per stored chunk.")
+@click.option("--out", default=None, help="Directory for compare.json, compare.csv and arms/<arm>/ saved runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, target, partners, max_rounds,
+            precision, max_games, metric, store, threads, batch_size, out, as_json) -> None:
+    """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences."""
+    from .experiments import compare as run_compare
+
+    out_dir = _check_out(out)
+    try:
+        df = run_compare(list(arms), players=_int("players", players), games=_int("games", games),
+                         seed=_int("seed", seed), deck=deck, policies=policies, seating=seating, mode=mode,
+                         precision=_float("precision", precision),
+                         max_games=None if max_games is None else _int("max-games", max_games), metric=metric,
+                         store=store, threads=None if threads is None else _int("threads", threads),
+                         progress=sys.stderr.isatty() and not as_json,
+                         chunk=None if batch_size is None else _int("batch-size", batch_size),
+                         **_match_kw(mode, scoring, target, partners, max_rounds))
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        from .store import write_json
+
+        write_json(out_dir / "compare.json", _table_json(df))
+        df.to_csv(out_dir / "compare.csv", index=False)
+        ran = set(df["arm"])  # after an interrupt: only the arms that have records
+        _save_cells(out_dir, "arms", [(a["label"], a["cell"], df.attrs["games"]) for a in df.attrs["arms"]
+                                      if a["label"] in ran], df.attrs["store"])
+    click.echo(json.dumps(_table_json(df), allow_nan=False) if as_json else format_comparison(df))
+    if df.attrs["interrupted"]:
+        click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
+        sys.exit(130)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--dry-run", is_flag=True, help="List the cells with a cost estimate (pilot run) and stop.")
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
+@click.option("--threads", default=None, help="Worker threads [default: the file's threads, else all cores].")
+@click.option("--out", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def sweep(file, dry_run, store, threads, out, as_json) -> None:
+    """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
+    from .experiments import run_sweep
+
+    out_dir = None if dry_run else _check_out(out)
+    try:
+        df = run_sweep(file, dry_run=dry_run, store=store,
+                       threads=None if threads is None else _int("threads", threads),
+                       progress=sys.stderr.isatty() and not as_json)
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        from .store import write_json
+
+        write_json(out_dir / "sweep.json", _table_json(df))
+        df.to_csv(out_dir / "sweep.csv", index=False)
+        _save_cells(out_dir, "cells", [(f"{r['players']}p_{r['rules']}_{r['policies']}_{r['deck']}_{r['mode']}_"
+                                        f"{r['seating']}", c["cell"], int(r["games"]))
+                                       for (_, r), c in zip(df.iterrows(), df.attrs["cells"], strict=False)],
+                    df.attrs["store"])
+    if as_json:
+        click.echo(json.dumps(_table_json(df), allow_nan=False))
+    elif dry_run:
+        import pandas as pd
+
+        with pd.option_context("display.width", 200, "display.max_columns", 20):
+            click.echo(df.to_string(index=False, float_format=lambda x: f"{x:,.1f}"))
+        click.echo(f"{len(df)} cells; {df['est_turns'].sum():,.0f} turns, about {df['est_seconds'].sum():,.0f} s "
+                   f"({df.attrs['estimate']})")
+    else:
+        import pandas as pd
+
+        m = df.attrs["metric"]
+        cols = [c for c in ("players", "rules", "policies", "deck", "mode", "seating", "games", "turns", "turns_se",
+                            m, f"{m}_se", "seconds") if c in df.columns]
+        with pd.option_context("display.width", 200, "display.max_columns", 20):
+            click.echo(df[list(dict.fromkeys(cols))].to_string(index=False))
+        if out_dir is not None:
+            click.echo(f"sweep written to {out_dir}")
+    if not dry_run and df.attrs.get("interrupted"):
+        click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
+        sys.exit(130)
+
+
+@main.group(invoke_without_command=True)
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
+@click.pass_context
+def results(ctx, store) -> None:
+    """What the results store holds: `results list`, `results show KEY`, `results rm KEY`."""
+    ctx.obj = store
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(results_list)
+
+
+def _store_option(f):
+    return click.option("--store", "sub_store", default=None, help=_STORE_HELP)(f)
+
+
+@results.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_store_option
+@click.pass_obj
+def results_list(store, as_json=False, sub_store=None) -> None:
+    """List the stored cells."""
+    import pandas as pd
+
+    from .store import list_cells
+
+    df = list_cells(sub_store or store)
+    if as_json:
+        click.echo(json.dumps(_nan_none({"cells": df.to_dict(orient="records")}), allow_nan=False))
+    elif df.empty:
+        click.echo("no stored cells")
+    else:
+        with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 40):
+            click.echo(df.drop(columns=["chunks"]).to_string(index=False))
+
+
+@results.command("show")
+@click.argument("key")
+@_store_option
+@click.pass_obj
+def results_show(store, key, sub_store) -> None:
+    """Show one stored cell (a unique key prefix is enough)."""
+    from .store import show_cell
+
+    try:
+        click.echo(json.dumps(_nan_none(show_cell(key, sub_store or store)), indent=2, allow_nan=False))
+    except ValueError as e:
+        raise _fail(e) from None
+
+
+@results.command("rm")
+@click.argument("keys", nargs=-1, required=True)
+@_store_option
+@click.pass_obj
+def results_rm(store, keys, sub_store) -> None:
+    """Remove stored cells."""
+    from .store import remove_cell
+
+    for key in keys:
         try:
-            records, meta = load_run(Path(r))
+            click.echo(f"removed {remove_cell(key, sub_store or store)}")
         except ValueError as e:
             raise _fail(e) from None
-        loaded.append((Path(r).name, records, meta))
-    modes = [meta.get("mode", "round") for _, _, meta in loaded]
-    odd = next((r for r, m in zip(runs, modes, strict=True) if m != modes[0]), None)
-    if odd is not None:
-        raise CliError(f"{odd!r} is a {modes[runs.index(odd)]}-mode run but {runs[0]!r} is a {modes[0]}-mode run; "
-                       "accepted: runs of one mode (all --mode round or all --mode match)")
-    make = make_match_report if modes[0] == "match" else make_report
-    paths = make(loaded, _check_out(out), title=title)
-    click.echo(f"report: {paths['summary.md']}")
+
+
+@main.command()
+@click.argument("run_dir")
+@click.option("--out", default=None, help="Write the reproduction here instead (DIR itself is then only read).")
+@click.option("--threads", default=None, help="Worker threads [default: all cores].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def rerun(run_dir, out, threads, as_json) -> None:
+    """Reproduce a saved run from its meta.json; an interrupted or killed run is completed in place."""
+    from .rundir import rerun as do_rerun
+
+    try:
+        n_threads = _int("threads", threads)
+    except ValueError as e:
+        raise _fail(e) from None
+    out_dir = _check_out(out)
+    try:
+        result, rep = do_rerun(Path(run_dir), out_dir, n_threads, progress=sys.stderr.isatty() and not as_json)
+    except ValueError as e:
+        raise _fail(e) from None
+    s = result.summary
+    if as_json:
+        click.echo(json.dumps(_nan_none({**rep, "summary": s}), allow_nan=False))
+    else:
+        click.echo(format_match_summary(s) if result.meta.get("mode") == "match" else format_summary(s))
+        if rep["action"] == "completed":
+            click.echo(f"completed {run_dir}: {rep['kept']:,} games were kept, {s['games']:,} now")
+        else:
+            click.echo(f"reproduced {run_dir}: {rep['compared']:,} games compared, "
+                       f"{'identical' if rep['identical'] else 'DIFFERENT'}")
+    if result.interrupted:
+        click.echo(f"interrupted: {s['games']} of {s['games_requested']} kept", err=True)
+        sys.exit(130)
+    if rep["identical"] is False:
+        sys.exit(1)
 
 
 def run(argv: list[str] | None = None) -> None:

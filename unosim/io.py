@@ -44,17 +44,30 @@ def save_run(result, out_dir: Path) -> dict[str, Path]:
 
 
 def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read back (records, meta) written by :func:`save_run`, checked against each other.
+    """Read back (records, meta) written by :func:`save_run` or by a crash-safe ``simulate --out``
+    (:mod:`unosim.rundir`), checked against each other: an unfinished or killed run is read from its
+    finished chunks, and its meta then says ``interrupted`` with the rounds it kept in ``games_completed``.
 
     A missing, unreadable or inconsistent run raises :class:`~unosim.errors.RunFileError` with one line
     naming the file and the problem."""
     run_dir = Path(run_dir)
     meta_path = run_dir / "meta.json"
     rec_path = run_dir / "records.parquet"
-    if not meta_path.is_file() or not rec_path.is_file():
+    if not meta_path.is_file():
         raise RunFileError(f"{str(run_dir)!r} is not a saved run; accepted: a directory written by "
                            "`unosim simulate --out DIR` (records.parquet + meta.json)")
     meta = read_meta(meta_path)
+    if meta.get("status", "complete") != "complete" and (run_dir / "chunks").is_dir():
+        from .store import read_chunks
+
+        records = read_chunks(run_dir / "chunks", "match" if meta.get("mode") == "match" else "game")
+        if records is not None:
+            meta.update(interrupted=True, games_completed=int(len(records)))
+            check_records(records, meta, run_dir / "chunks")
+            return records, meta
+    if not rec_path.is_file():
+        raise RunFileError(f"{str(run_dir)!r} has no records.parquet; accepted: a directory written by "
+                           "`unosim simulate --out DIR` (records.parquet + meta.json)")
     try:
         records = pd.read_parquet(rec_path)
     except Exception as e:  # pyarrow raises many types for a damaged file
@@ -138,3 +151,40 @@ def check_records(records: pd.DataFrame, meta: dict[str, Any], path: Path) -> No
     w = records["winner"].to_numpy()
     if len(w) and (w.min() < -1 or w.max() >= n):
         raise RunFileError(f"{str(path)!r} has winner seats outside -1..{n - 1} for players={n}")
+
+
+def find_runs(path: Path) -> list[Path]:
+    """``path`` itself when it is a saved run or a results-store cell, else every one below it
+    (sorted): a study's or a sweep's output folder, or the store (``results/store``)."""
+    path = Path(path)
+    if _is_run(path):
+        return [path]
+    return sorted({p.parent for name in ("meta.json", "cell.json") for p in path.rglob(name)})
+
+
+def _is_run(d: Path) -> bool:
+    return (d / "meta.json").is_file() or (d / "cell.json").is_file()
+
+
+def is_store_cell(d: Path) -> bool:
+    return (Path(d) / "cell.json").is_file() and not (Path(d) / "meta.json").is_file()
+
+
+def load_any(d: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(records, meta) of a saved run (:func:`load_run`) or of a results-store cell (its stored
+    games; cells of another engine version are refused)."""
+    d = Path(d)
+    if not is_store_cell(d):
+        return load_run(d)
+    from . import ENGINE_VERSION
+    from .store import read_cell_file, read_chunks, result_from_records
+
+    cell = read_cell_file(d)
+    if cell.engine_version != ENGINE_VERSION:
+        raise RunFileError(f"store cell {str(d)!r} was made by engine v{cell.engine_version}; accepted: cells of "
+                         f"the current engine v{ENGINE_VERSION} (rerun it)")
+    records = read_chunks(d, cell.index)
+    if records is None:
+        raise RunFileError(f"store cell {str(d)!r} has no finished games yet; accepted: a cell with records")
+    res = result_from_records(cell, records, len(records))
+    return res.records, res.meta

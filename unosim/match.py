@@ -61,6 +61,7 @@ from .validate import (
     SEATINGS,
     boolean,
     check_batch,
+    check_first,
     check_progress,
     check_seating,
     choice,
@@ -136,6 +137,13 @@ class MatchSpec:
     def resolved_per_partner(self) -> int:
         return 4 if self.rounds_per_partner is None else self.rounds_per_partner
 
+    def fixed_length_options(self) -> dict[str, int | None]:
+        """``rounds`` and ``rounds_per_partner`` as a run's metadata records them: resolved where the
+        scoring uses them, ``None`` where it does not."""
+        return {"rounds": self.resolved_rounds() if self.scoring in _FIXED_LENGTH else None,
+                "rounds_per_partner": self.resolved_per_partner() if self.scoring == "rotating_partners" else None}
+
+
     def validate(self, players: int, rules: RuleSet) -> None:
         if self.scoring not in SCORINGS:
             raise SimulationError(f"scoring={self.scoring!r} is unknown; accepted: {', '.join(SCORINGS)}")
@@ -173,6 +181,19 @@ class MatchSpec:
         mi[nb.MI_ROUNDS] = self.resolved_rounds()
         mi[nb.MI_PER_PARTNER] = self.resolved_per_partner()
         return mi
+
+
+def applicable_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The match options of a saved run that apply to its scoring (the metadata of older runs recorded
+    ``rounds`` and ``rounds_per_partner`` for every scoring)."""
+    scoring = options.get("scoring", "standard")
+    out = {k: v for k, v in options.items() if v is not None}
+    if scoring not in _FIXED_LENGTH:
+        out.pop("rounds", None)
+    if scoring != "rotating_partners":
+        out.pop("rounds_per_partner", None)
+    return out
+
 
 
 def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
@@ -255,6 +276,7 @@ class MatchRun:
     progress: bool
     spec: MatchSpec
     round_records: bool
+    first: int = 0
 
     def execute(self) -> SimulationResult:
         return run_matches(self)
@@ -263,7 +285,7 @@ class MatchRun:
 def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
                   games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                   batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-                  **options: Any) -> MatchRun:
+                  first: int = 0, **options: Any) -> MatchRun:
     """Check every argument of :func:`simulate_matches` without running anything."""
     known_options(options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
     round_records = boolean("round_records", options.pop("round_records", False))
@@ -273,26 +295,28 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
     spec = MatchSpec.checked(n, rs, **options)
     seating_name = SEATINGS[check_seating(seating)]
     bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
-    return MatchRun(n, g, seed, t, rs, dk, specs, seating_name, bs, check_progress(progress), spec, round_records)
+    return MatchRun(n, g, seed, t, rs, dk, specs, seating_name, bs, check_progress(progress), spec, round_records,
+                    check_first(first, g))
 
 
 def simulate_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
                      games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                      batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-                     **options: Any) -> SimulationResult:
+                     first: int = 0, **options: Any) -> SimulationResult:
     """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size.
 
     ``options``: ``scoring``, ``target``, ``partners``, ``max_rounds``, ``dealer``, ``rounds``,
-    ``rounds_per_partner``, ``round_records`` (see the module docstring)."""
+    ``rounds_per_partner``, ``round_records`` (see the module docstring).  ``first``: play matches
+    first .. first+games-1 (see :func:`unosim.sim.simulate`)."""
     return check_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
                          threads=threads, deck=deck, batch_size=batch_size, progress=progress, seating=seating,
-                         **options).execute()
+                         first=first, **options).execute()
 
 
 def run_matches(run: MatchRun) -> SimulationResult:
     """Play a validated match-mode run (see :func:`simulate_matches`)."""
-    n, g, t, seed, rs, dk, specs, spec, bs = (run.players, run.games, run.threads, run.seed, run.rules,
-                                              run.deck, run.specs, run.spec, run.batch_size)
+    n, g, t, seed, rs, dk, specs, spec, bs, first = (run.players, run.games, run.threads, run.seed, run.rules,
+                                                     run.deck, run.specs, run.spec, run.batch_size, run.first)
     sm = SEATINGS.index(run.seating)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
@@ -307,14 +331,14 @@ def run_matches(run: MatchRun) -> SimulationResult:
     no_off = np.zeros(0, np.int64)
 
     def work(lo: int, hi: int) -> None:
-        nb.play_match_batch_nb(lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
+        nb.play_match_batch_nb(first + lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
                                ri, rf, pol, pp, mi, int(dk.random_pairing), out["winner"][lo:hi], out["rounds"][lo:hi],
                                out["end"][lo:hi], out["scores"][lo:hi], out["rwins"][lo:hi],
                                out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds)
 
     done, interrupted, elapsed = run_batches(g, bs, t, work, run.progress, "matches")
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
-    idx = np.flatnonzero(done) if interrupted else np.arange(g)
+    idx = (np.flatnonzero(done) if interrupted else np.arange(g)) + first
     winner = sel["winner"].astype(np.int64)
     wpol = np.where(winner >= 0, np.take_along_axis(sel["seatmap"].astype(np.int64),
                                                     np.maximum(winner, 0)[:, None], axis=1)[:, 0], -1)
@@ -337,17 +361,23 @@ def run_matches(run: MatchRun) -> SimulationResult:
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
     meta.update({"mode": "match", "seating": run.seating, "scoring": spec.scoring,
                  "target": spec.resolved_target(), "partners": spec.partners, "max_rounds": spec.max_rounds,
-                 "dealer": spec.dealer, "rounds": spec.resolved_rounds(),
-                 "rounds_per_partner": spec.resolved_per_partner(),
+                 "dealer": spec.dealer, **spec.fixed_length_options(),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
-    summary = summarize_matches(rec, meta) if len(rec) else {"games": 0}
-    summary.update({"deck": dk.name, "games_per_second": len(rec) / elapsed if elapsed > 0 else None,
-                    "compile_seconds": round(compile_s, 4), "threads": t, "engine_version": ENGINE_VERSION,
-                    "unosim_version": __version__})
+    summary = match_summary(rec, meta, elapsed, compile_s)
     extra: dict[str, Any] = {}
     if run.round_records and len(rec):
         extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi)
     return SimulationResult(rec, summary, meta, interrupted, extra)
+
+
+def match_summary(records: pd.DataFrame, meta: dict[str, Any], elapsed: float, compile_s: float
+                  ) -> dict[str, Any]:
+    """The summary of match-mode ``records`` with timing and versions."""
+    summary = summarize_matches(records, meta) if len(records) else {"games": 0}
+    summary.update({"deck": meta["deck"], "games_per_second": len(records) / elapsed if elapsed > 0 else None,
+                    "compile_seconds": round(compile_s, 4), "threads": meta["threads"],
+                    "engine_version": ENGINE_VERSION, "unosim_version": __version__})
+    return summary
 
 
 def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi) -> pd.DataFrame:

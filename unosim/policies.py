@@ -74,6 +74,13 @@ class PolicySpec:
             return self.name
         return f"{self.name}(" + ",".join(f"{k}={v:g}" for k, v in self.params) + ")"
 
+    def exact(self) -> str:
+        """Like ``str`` but with full-precision parameters (``repr`` of each float), so
+        ``parse_policy(spec.exact()) == spec``: the form the results store keys on."""
+        if not self.params:
+            return self.name
+        return f"{self.name}(" + ",".join(f"{k}={v!r}" for k, v in self.params) + ")"
+
 
 def split_top_level(text: str, sep: str) -> list[str]:
     """Split on ``sep`` outside parentheses."""

@@ -28,6 +28,7 @@ from .stats import summarize
 from .validate import (
     SEATINGS,
     check_batch,
+    check_first,
     check_games,
     check_mode,
     check_players,
@@ -63,20 +64,25 @@ def check_fits(deck: Deck, rules: RuleSet, players: int) -> None:
             f"players plus a starting card; accepted: players*hand_size+1 <= {deck.size}")
 
 
-def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit: str
+def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit: str,
+                bounds: list[tuple[int, int]] | None = None, desc: str = "simulating"
                 ) -> tuple[np.ndarray, bool, float]:
     """Run ``work(lo, hi)`` over [0, total) in batches on a thread pool (kernels release the GIL).
 
+    ``bounds`` (optional) replaces the batches by explicit ``(lo, hi)`` ranges inside [0, total)
+    (the results store runs only its missing chunks); ``desc`` labels the progress bar.
     Returns (mask of finished items, interrupted, seconds).  On KeyboardInterrupt the batches in
     flight finish, the rest are cancelled, and the finished ones are kept.
     """
-    bounds = [(lo, min(lo + batch, total)) for lo in range(0, total, batch)]
+    if bounds is None:
+        bounds = [(lo, min(lo + batch, total)) for lo in range(0, total, batch)]
     done = np.zeros(total, bool)
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=total, unit=unit[:-1], unit_scale=True, desc="simulating", leave=False)
+        bar = tqdm(total=sum(hi - lo for lo, hi in bounds), unit=unit[:-1], unit_scale=True, desc=desc,
+                   leave=False)
     interrupted = False
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads)
@@ -174,8 +180,10 @@ def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
 
 
 def _run_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, players: int, deck: Deck,
-               ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0) -> None:
-    nb.play_batch_nb(lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
+               ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0,
+               first: int = 0) -> None:
+    """Rows [lo, hi) of ``out`` get the rounds with global indices first+lo .. first+hi-1."""
+    nb.play_batch_nb(first + lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
                      deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
                      out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
                      out["cards_drawn"][lo:hi], out["end"][lo:hi], out["reshuffles"][lo:hi],
@@ -231,7 +239,7 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
 
 #: simulate()'s own keywords; match mode adds match.MATCH_OPTIONS.
 SIMULATE_OPTIONS = ("rules", "players", "policies", "games", "seed", "threads", "deck", "batch_size",
-                    "progress", "seating", "mode")
+                    "progress", "seating", "mode", "first")
 # bytes of records per round held in memory (kernel buffers plus the DataFrame copy), by player count
 _ROUND_BYTES = 49
 _ROUND_BYTES_PER_SEAT = 4
@@ -251,6 +259,7 @@ class RoundRun:
     seating: str
     batch_size: int
     progress: bool
+    first: int = 0
 
     def execute(self) -> SimulationResult:
         return run_rounds(self)
@@ -259,7 +268,7 @@ class RoundRun:
 def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
                    games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                    batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-                   mode: str = "round", **match_options: Any):
+                   mode: str = "round", first: int = 0, **match_options: Any):
     """Check every argument of :func:`simulate` (same signature) without running anything.
 
     Returns the validated run (:class:`RoundRun`, or :class:`unosim.match.MatchRun` in match mode);
@@ -271,7 +280,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
 
         return check_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
                              threads=threads, deck=deck, batch_size=batch_size, progress=progress,
-                             seating=seating, **match_options)
+                             seating=seating, first=first, **match_options)
     if match_options:
         from .match import MATCH_OPTIONS
 
@@ -282,13 +291,14 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
                                          (_ROUND_BYTES, _ROUND_BYTES_PER_SEAT))
     specs: list[PolicySpec] = parse_policies(policies, n)
     bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
-    return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress))
+    return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
+                    check_first(first, g))
 
 
 def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
              games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
              batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-             mode: str = "round", **match_options: Any) -> SimulationResult:
+             mode: str = "round", first: int = 0, **match_options: Any) -> SimulationResult:
     """Play ``games`` independent rounds and return per-round records plus a summary.
 
     The same ``seed`` gives identical records for any ``threads`` and ``batch_size``.
@@ -301,19 +311,23 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     ``match_options`` are ``target``, ``scoring``, ``partners``, ``max_rounds``, ``dealer``,
     ``rounds``, ``rounds_per_partner``, ``round_records``).
 
+    ``first`` (default 0) plays the rounds with global indices first .. first+games-1 instead of
+    0 .. games-1 (the ``game`` column keeps the global index): a run split into such ranges gives
+    exactly the records of the whole run (the results store's chunks, :mod:`unosim.store`).
+
     Every argument is checked before anything is compiled or allocated (:func:`check_simulate`); a bad
     one raises :class:`~unosim.errors.SimulationError` (or another :class:`~unosim.errors.UnosimError`)
     whose one-line message names it.
     """
     return check_simulate(rules=rules, players=players, policies=policies, games=games, seed=seed,
                           threads=threads, deck=deck, batch_size=batch_size, progress=progress,
-                          seating=seating, mode=mode, **match_options).execute()
+                          seating=seating, mode=mode, first=first, **match_options).execute()
 
 
 def run_rounds(run: RoundRun) -> SimulationResult:
     """Play a validated round-mode run (see :func:`simulate`)."""
-    n, g, t, seed, rs, dk, specs, bs = (run.players, run.games, run.threads, run.seed, run.rules, run.deck,
-                                        run.specs, run.batch_size)
+    n, g, t, seed, rs, dk, specs, bs, first = (run.players, run.games, run.threads, run.seed, run.rules,
+                                               run.deck, run.specs, run.batch_size, run.first)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     sm = SEATINGS.index(run.seating)
@@ -321,16 +335,23 @@ def run_rounds(run: RoundRun) -> SimulationResult:
     out = _alloc(g, n)
 
     def work(lo: int, hi: int) -> None:
-        _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm)
+        _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, first)
 
     done_mask, interrupted, elapsed = run_batches(g, bs, t, work, run.progress, "rounds")
-    game_index = np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)
+    game_index = (np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)) + first
     sel = {k: v[done_mask] for k, v in out.items()} if interrupted else out
     records = records_frame(sel, game_index, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
     meta["seating"] = run.seating
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
+    summary = round_summary(records, meta, elapsed, compile_s)
+    return SimulationResult(records, summary, meta, interrupted)
+
+
+def round_summary(records: pd.DataFrame, meta: dict[str, Any], elapsed: float, compile_s: float
+                  ) -> dict[str, Any]:
+    """The summary of round-mode ``records`` (stats, per-round counter means, timing, versions)."""
     summary = summarize(records, meta) if len(records) else {"games": 0}
     if len(records):
         # per-round counters of the house rules and decks (flips, challenges, stacks, swaps, ...)
@@ -339,15 +360,15 @@ def run_rounds(run: RoundRun) -> SimulationResult:
             summary[f"mean_{col}"] = float(x.mean())
             summary[f"se_{col}"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else None
     summary.update({
-        "rules": rs.to_string(),
-        "deck": dk.name,
+        "rules": meta["rules"],
+        "deck": meta["deck"],
         "games_per_second": (len(records) / elapsed) if elapsed > 0 else None,
         "compile_seconds": round(compile_s, 4),
-        "threads": t,
+        "threads": meta["threads"],
         "engine_version": ENGINE_VERSION,
         "unosim_version": __version__,
     })
-    return SimulationResult(records, summary, meta, interrupted)
+    return summary
 
 
 def run_meta(rules: RuleSet, players: int, specs: list[PolicySpec], seed: int, games: int, deck: Deck,

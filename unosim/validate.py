@@ -173,6 +173,11 @@ def check_batch(batch_size: Any, default: int) -> int:
     return default if batch_size is None else integer("batch_size", batch_size, 1, MAX_BATCH)
 
 
+def check_first(first: Any, games: int) -> int:
+    """The global index of a run's first game (the results store plays a run in ranges)."""
+    return integer("first", first, 0, MAX_GAMES - games)
+
+
 def check_seating(seating: Any) -> int:
     return SEATINGS.index(choice("seating", seating, SEATINGS))
 

@@ -1,0 +1,271 @@
+"""The results store and crash-safe run directories: reuse, extension, keys, SIGKILL, rerun.
+
+The kill tests start the installed ``unosim`` console script in a subprocess, wait until its first
+chunk is committed (a ``records-*.parquet`` file under its real name), SIGKILL it, check that what
+is left is consistent, resume, and compare with an uninterrupted run of the same cell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from unosim import ENGINE_VERSION, simulate
+from unosim.cli import main
+from unosim.io import load_run
+from unosim.store import (
+    Cell,
+    StoreError,
+    cell_dir,
+    fill_cell,
+    list_cells,
+    load_cell,
+    make_cell,
+    missing_ranges,
+    read_cell,
+    stored_ranges,
+)
+
+EXE = Path(sys.executable).with_name("unosim")
+DECK_TOML = """name = "small"
+[[cards]]
+color = "each"
+rank = "0-9"
+count = 2
+[[cards]]
+color = "each"
+rank = "skip"
+count = 2
+"""
+
+
+def test_store_reuses_and_extends_cells(tmp_path):
+    cell = make_cell(rules="official+stacking", players=3, policies="greedy,random,random", seed=11)
+    first = load_cell(cell, 3000, tmp_path, threads=2, chunk=1000)
+    assert first.attrs["store"]["ran"] == 3000 and first.attrs["store"]["stored_before"] == 0
+    again = load_cell(cell, 3000, tmp_path, threads=2, chunk=1000)
+    assert again.attrs["store"]["ran"] == 0 and again.attrs["store"]["ranges"] == []
+    pd.testing.assert_frame_equal(first, again)
+    more = load_cell(cell, 4500, tmp_path, threads=2, chunk=1000)
+    assert more.attrs["store"]["ran"] == 1500
+    assert more.attrs["store"]["ranges"] == [(3000, 4000), (4000, 4500)]
+    one_shot = simulate(rules="official+stacking", players=3, policies="greedy,random,random", seed=11,
+                        games=4500, threads=1).records
+    pd.testing.assert_frame_equal(more, one_shot)
+    # fewer games than stored: the first ones, nothing run
+    fewer = load_cell(cell, 1200, tmp_path)
+    assert fewer.attrs["store"]["ran"] == 0
+    pd.testing.assert_frame_equal(fewer, one_shot.iloc[:1200])
+    listed = list_cells(tmp_path)
+    assert listed["key"].tolist() == [cell.key] and listed["games"].tolist() == [4500]
+
+
+def test_store_match_mode_chunks_equal_one_shot(tmp_path):
+    cell = make_cell(mode="match", players=3, seed=2, target=150)
+    got = load_cell(cell, 25, tmp_path, threads=2, chunk=7)
+    assert stored_ranges(cell_dir(cell, tmp_path)) == [(0, 7), (7, 14), (14, 21), (21, 25)]
+    pd.testing.assert_frame_equal(got, simulate(mode="match", players=3, seed=2, target=150, games=25).records)
+
+
+def test_missing_ranges_on_the_chunk_grid():
+    assert missing_ranges([], 25, 10) == [(0, 10), (10, 20), (20, 25)]
+    assert missing_ranges([(0, 10), (20, 30)], 35, 10) == [(10, 20), (30, 35)]
+    assert missing_ranges([(0, 7)], 7, 5) == []
+    assert missing_ranges([(5, 8)], 12, 5) == [(0, 5), (8, 10), (10, 12)]
+
+
+def test_cell_key_covers_what_determines_results(tmp_path):
+    base = make_cell()
+    assert base.key == make_cell(rules="official", deck="zoo").key  # an alias of classic: same cards
+    variants = [make_cell(rules="official+stacking"), make_cell(players=3), make_cell(seed=1),
+                make_cell(policies="greedy"), make_cell(seating="rotate"), make_cell(deck="classic(copies=2)"),
+                make_cell(mode="match"), make_cell(mode="match", target=200),
+                make_cell(policies="greedy(challenge=0.1234567)"), make_cell(policies="greedy(challenge=0.1234568)")]
+    keys = [base.key] + [c.key for c in variants]
+    assert len(set(keys)) == len(keys)
+    # full precision: str() of both policies is the same, the cells are not
+    assert variants[-1].policies != variants[-2].policies
+    # the cell round-trips through its dict, and the engine version is part of the key
+    assert Cell.from_dict(base.to_dict()) == base
+    older = Cell.from_dict({**base.to_dict(), "engine_version": ENGINE_VERSION - 1})
+    assert older.key != base.key
+
+
+def test_toml_deck_keyed_by_content(tmp_path):
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text(DECK_TOML)
+    b.write_text("# same cards, other file\n" + DECK_TOML)
+    ca, cb = make_cell(deck=str(a), players=3), make_cell(deck=str(b), players=3)
+    assert ca.key == cb.key and ca.deck != cb.deck
+    load_cell(ca, 500, tmp_path / "store")
+    a.write_text(DECK_TOML.replace('rank = "skip"', 'rank = "reverse"'))
+    assert make_cell(deck=str(a), players=3).key != ca.key
+    with pytest.raises(StoreError, match="has changed"):
+        load_cell(ca, 1000, tmp_path / "store")
+
+
+def test_engine_versions_never_mix(tmp_path):
+    cell = make_cell(seed=5)
+    load_cell(cell, 1000, tmp_path)
+    meta_path = cell_dir(cell, tmp_path) / "cell.json"
+    data = json.loads(meta_path.read_text())
+    data["cell"]["engine_version"] = ENGINE_VERSION + 1
+    meta_path.write_text(json.dumps(data))
+    with pytest.raises(StoreError, match="never mixed"):
+        load_cell(cell, 2000, tmp_path)
+    with pytest.raises(StoreError, match="never mixed"):
+        read_cell(cell, 1000, tmp_path)
+    assert not list_cells(tmp_path)["current"].any()
+
+
+def test_temp_files_of_a_killed_writer_are_ignored_and_swept(tmp_path):
+    cell = make_cell(seed=6)
+    d = cell_dir(cell, tmp_path)
+    load_cell(cell, 1000, tmp_path, chunk=500)
+    junk = d / "records-000000001000-000000001500.parquet.123.456.tmp"
+    junk.write_bytes(b"PAR1 half written")
+    assert stored_ranges(d) == [(0, 500), (500, 1000)]
+    fill_cell(cell, 1500, tmp_path, chunk=500)
+    assert not junk.exists() and stored_ranges(d)[-1] == (1000, 1500)
+
+
+# ---- SIGKILL ------------------------------------------------------------------------------------------
+
+
+def _committed(d: Path) -> list[Path]:
+    return sorted(p for p in d.glob("records-*.parquet")) if d.is_dir() else []
+
+
+def _start_and_kill(args: list[str], chunk_dir: Path, cwd: Path) -> None:
+    """Run the console script, SIGKILL it once its first chunk is committed."""
+    if not EXE.exists():
+        pytest.skip(f"console script not installed next to {sys.executable}")
+    p = subprocess.Popen([str(EXE), *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    try:
+        while not _committed(chunk_dir):
+            assert p.poll() is None, p.stderr.read().decode()
+            assert time.monotonic() < deadline, "no chunk landed in 120 s"
+            time.sleep(0.01)
+        os.kill(p.pid, signal.SIGKILL)
+    finally:
+        p.wait(timeout=60)
+        p.stderr.close()
+    assert p.returncode == -signal.SIGKILL
+
+
+def _check_chunks_consistent(chunk_dir: Path, cell_kw: dict, index: str = "game") -> int:
+    """Every committed chunk is complete and equals the same games of an uninterrupted run."""
+    kept = 0
+    for path in _committed(chunk_dir):
+        lo, hi = (int(x) for x in path.stem.split("-")[1:])
+        df = pd.read_parquet(path)
+        assert df[index].tolist() == list(range(lo, hi))
+        ref = simulate(**cell_kw, games=hi - lo, first=lo, threads=1).records
+        pd.testing.assert_frame_equal(df, ref)
+        kept += hi - lo
+    return kept
+
+
+GAMES, CHUNK = 150_000, 2_500
+
+
+def test_sigkill_simulate_out_then_rerun_completes_identically(tmp_path):
+    out = tmp_path / "run"
+    kw = dict(rules="official+stacking", players=4, seed=21)
+    _start_and_kill(["simulate", "--rules", kw["rules"], "--seed", "21", "--games", str(GAMES), "--batch-size",
+                     str(CHUNK), "--threads", "1", "--out", str(out)], out / "chunks", tmp_path)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["status"] == "running" and meta["games"] == GAMES
+    assert not (out / "records.parquet").exists() and not (out / "summary.json").exists()
+    kept = _check_chunks_consistent(out / "chunks", kw)
+    assert 0 < kept < GAMES
+    rec, m = load_run(out)
+    assert m["interrupted"] and m["games_completed"] == kept == len(rec)
+    # rerun completes it in place, running only the missing chunks
+    res = CliRunner().invoke(main, ["rerun", str(out), "--threads", "2"])
+    assert res.exit_code == 0, res.output
+    assert f"{kept:,} games were kept" in res.output
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["status"] == "complete" and meta["games_completed"] == GAMES and not (out / "chunks").exists()
+    full = simulate(**kw, games=GAMES, threads=2).records
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "records.parquet"), full)
+
+
+def test_rerun_reproduces_a_complete_run(tmp_path):
+    out = tmp_path / "m"
+    res = CliRunner().invoke(main, ["simulate", "--mode", "match", "--target", "150", "--games", "30", "--round-records",
+                                    "--policies", "greedy(challenge=0.123456789),random,random", "--players", "3",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["rerun", str(out), "--out", str(tmp_path / "again"), "--json"])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.output)
+    assert rep["action"] == "reproduced" and rep["identical"] and rep["compared"] == 30
+    for name in ("records.parquet", "rounds.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(tmp_path / "again" / name))
+
+
+def test_sigkill_during_a_new_run_into_an_old_out_never_mixes(tmp_path):
+    out = tmp_path / "run"
+    res = CliRunner().invoke(main, ["simulate", "--games", "3000", "--seed", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    _start_and_kill(["simulate", "--rules", "official+stacking", "--seed", "2", "--games", str(GAMES),
+                     "--batch-size", str(CHUNK), "--threads", "1", "--out", str(out)], out / "chunks", tmp_path)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["rules"] == "official+stacking" and meta["seed"] == 2 and meta["status"] == "running"
+    assert not (out / "records.parquet").exists() and not (out / "summary.json").exists()
+    _check_chunks_consistent(out / "chunks", dict(rules="official+stacking", seed=2))
+
+
+def test_sigkill_compare_leaves_a_consistent_store(tmp_path):
+    store = tmp_path / "store"
+    args = ["compare", "--arm", "official", "--arm", "official+stacking", "--players", "3", "--seed", "4",
+            "--games", str(GAMES), "--batch-size", str(CHUNK), "--threads", "1", "--store", str(store)]
+    cell = make_cell(players=3, seed=4)
+    _start_and_kill(args, cell_dir(cell, store), tmp_path)
+    kept = _check_chunks_consistent(cell_dir(cell, store), dict(players=3, seed=4))
+    assert 0 < kept < GAMES
+    # resuming continues from what is stored (a prefix: one thread runs the chunks in order)
+    res = fill_cell(cell, 40_000, store, threads=2, chunk=CHUNK)
+    assert res.stored_before == min(kept, 40_000) and res.ran == 40_000 - res.stored_before
+    pd.testing.assert_frame_equal(read_cell(cell, 40_000, store), simulate(players=3, seed=4, games=40_000).records)
+
+
+# ---- CLI ----------------------------------------------------------------------------------------------
+
+
+def test_results_list_show_rm(tmp_path):
+    cell = make_cell(players=2, seed=8)
+    load_cell(cell, 1000, tmp_path)
+    r = CliRunner().invoke(main, ["results", "--store", str(tmp_path), "list"])
+    assert r.exit_code == 0 and cell.key in r.output and "1000" in r.output, r.output
+    r = CliRunner().invoke(main, ["results", "--store", str(tmp_path), "show", cell.key[:6]])
+    assert r.exit_code == 0, r.output
+    shown = json.loads(r.output)
+    assert shown["key"] == cell.key and shown["games"] == 1000 and shown["ranges"] == [[0, 1000]]
+    r = CliRunner().invoke(main, ["results", "--store", str(tmp_path), "rm", cell.key])
+    assert r.exit_code == 0 and not cell_dir(cell, tmp_path).exists()
+    r = CliRunner().invoke(main, ["results", "--store", str(tmp_path)])
+    assert r.exit_code == 0 and "no stored cells" in r.output
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["results", "show", "zz"], "'zz'"),
+    (["results", "show", "abc123"], "abc123"),
+    (["results", "rm", "0f"], "0f"),
+    (["rerun", "{tmp}/nowhere"], "nowhere"),
+])
+def test_bad_input_to_store_commands_exit_2(args, needle, tmp_path, cli_error):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    store = ["--store", str(tmp_path)] if args[0] == "results" else []
+    assert needle in cli_error([args[0], *store, *args[1:]])

@@ -1,0 +1,643 @@
+"""What-if experiments: paired comparisons of arms, and sweeps over a grid, through the results store.
+
+``compare(arms, players, games, seed, ...)``
+    Runs every arm (a rule set, a deck or a policy line-up) with the same master seed, players,
+    seating and mode, so the arms share common random numbers, and returns one row per (arm,
+    metric): the arm's mean with its 95% normal interval, and its paired difference from the first
+    arm (game by game, :func:`unosim.paired.paired_difference`) with the 95% interval and the
+    variance ratio paired / independent seeds.
+``run_sweep(path_or_dict, dry_run=False)``
+    Runs the cells of a TOML grid (players x rules x policies x decks x mode x seating) and returns
+    one row per cell; ``dry_run`` lists the cells with a cost estimate from a small pilot run.
+
+Both return pandas DataFrames (for notebooks); ``df.attrs`` carries the run's description (arms or
+cells with their store keys, seconds, whether the precision target was reached).  Every cell's
+records live in the results store (:mod:`unosim.store`), so a rerun reuses them and a larger
+``games`` or a tighter ``precision`` runs only the missing games.
+
+What common random numbers share
+--------------------------------
+Game ``g`` of every arm is seeded from ``(seed, g)`` alone, and the shuffle is the first use of the
+game's stream, so:
+
+* arms with the **same deck** (rules or policies differ) deal identical hands and the same
+  starting card; the streams then stay in step until the first decision that differs between the
+  arms (a stack, a different card choice), after which the games diverge;
+* arms whose decks have **different sizes** share only the per-game seed: the shuffle permutes a
+  different number of cards, so the deals are unrelated (pairing still costs nothing, it just
+  helps little);
+* decks of the **same size but different cards** get the same permutation of card positions, so
+  each seat receives the cards at the same positions of the two deck lists;
+* ``seating="shuffle"`` seat assignments and the UNO Flip face pairing come from their own streams
+  of ``(seed, g)`` and are shared by every arm;
+* in match mode round ``k`` of match ``m`` is seeded from ``(seed, m * 65536 + k)``, so the arms
+  deal the same hands again at the start of every round of the same number, even after an earlier
+  round diverged (as long as the same seats are still in the game).
+
+Precision targets
+-----------------
+``precision=X`` (with ``max_games``) keeps adding chunks until the 95% half-width of the key
+``metric`` is at most X: in :func:`compare` the half-width of the *paired difference* of every arm
+from the first (the question asked is the effect of the change); with one arm, or in a sweep cell,
+the half-width of the cell's own mean.  The next size is estimated from the current standard error
+(n x (half-width / X)^2, +5%), capped at ``max_games``.
+
+Sweep files (TOML)
+------------------
+::
+
+    name = "first player's edge"      # optional
+    games = 100000                    # per cell (the first step when precision is set)
+    seed = 7
+    metric = "seat0_win"              # key metric of the precision target
+    precision = 0.002                 # optional, with max_games
+    max_games = 2000000
+
+    [grid]                            # each key: one value or a list
+    players = "2..10"                 # an int, a list of ints, or "A..B"
+    rules = ["official", "official+stacking"]
+    policies = ["random"]
+    decks = ["classic"]
+    mode = ["round"]
+    seating = ["fixed"]
+
+    [match]                           # match options for mode = "match" cells
+    target = 500
+
+A malformed file, an unknown key or a bad value raises :class:`ExperimentError` with one line that
+names the file and line.
+
+Files written by ``--out DIR`` (for reports)
+--------------------------------------------
+``unosim compare --out DIR``: ``compare.csv`` (the table), ``compare.json`` (``{"attrs": ...,
+"rows": [...]}``, NaN as null) and ``arms/<arm label slug>/`` with ``records.parquet``,
+``meta.json`` and ``summary.json`` of every arm (``unosim report`` reads them; ``meta["cell"]`` and
+``meta["store_key"]`` name the cell).  ``unosim sweep FILE --out DIR``: ``sweep.csv``,
+``sweep.json`` and ``cells/<slug>/`` likewise.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import math
+import re
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from . import paired
+from .decks import get_deck
+from .errors import UnosimError
+from .policies import split_top_level
+from .rules import parse_rules
+from .sim import simulate
+from .stats import z_value
+from .store import DEFAULT_ROOT, Cell, StoreError, default_chunk, load_cell, make_cell
+from .validate import check_players, check_seating, check_threads
+
+DEFAULT_MAX_GAMES = {"round": 10_000_000, "match": 200_000}
+PILOT_GAMES = {"round": 2_000, "match": 20}
+
+
+class ExperimentError(UnosimError):
+    """A bad arm, experiment file or option (one-line message)."""
+
+
+# ---- metrics -------------------------------------------------------------------------------------------
+
+
+def metric_names(mode: str, players: int) -> list[str]:
+    """The metrics reported per arm/cell, in order."""
+    seats = [f"seat{s}_win" for s in range(players)]
+    if mode == "match":
+        return ["rounds", "turns", *seats, "capped"]
+    return ["turns", "winner_points", "cards_drawn", *seats, "capped"]
+
+
+def check_metric(metric: str, mode: str, players: int) -> str:
+    names = metric_names(mode, players)
+    if metric not in names:
+        raise ExperimentError(f"metric {metric!r} is unknown for {players} players in {mode} mode; "
+                              f"accepted: {', '.join(names)}")
+    return metric
+
+
+# ---- arms ------------------------------------------------------------------------------------------------
+
+ARM_KEYS = ("rules", "deck", "policies", "label")
+
+
+@dataclass(frozen=True)
+class Arm:
+    label: str
+    rules: str
+    deck: str
+    policies: str
+
+
+def parse_arm(text: str | dict, deck: str = "classic", policies: str = "random") -> Arm:
+    """An arm: a rules string (``official+stacking``), or ``key:value`` parts joined by ``;`` with
+    keys rules, deck, policies, label (``"deck:flip; label:UNO Flip"``), or a dict of those keys."""
+    if isinstance(text, dict):
+        parts = {str(k): str(v) for k, v in text.items()}
+    else:
+        parts = {}
+        items = [s.strip() for s in split_top_level(str(text), ";") if s.strip()]
+        if not items:
+            raise ExperimentError("empty --arm; accepted: a rules string, or key:value parts (rules, deck, "
+                                  "policies, label) joined by ';'")
+        for item in items:
+            key, sep, val = item.partition(":")
+            if sep and re.fullmatch(r"[a-z_]+", key.strip()):
+                parts[key.strip()] = val.strip()
+            elif len(items) == 1:
+                parts["rules"] = item
+            else:
+                raise ExperimentError(f"arm part {item!r} has no key; accepted: rules:..., deck:..., "
+                                      "policies:..., label:...")
+    for k in parts:
+        if k not in ARM_KEYS:
+            raise ExperimentError(f"unknown arm key {k!r}{_hint(k, ARM_KEYS)}; accepted: {', '.join(ARM_KEYS)}")
+    rules = parts.get("rules", "official")
+    arm_deck = parts.get("deck", deck)
+    arm_pol = parts.get("policies", policies)
+    label = parts.get("label") or (str(text) if isinstance(text, str) else "; ".join(f"{k}:{v}" for k, v in parts.items()))
+    return Arm(label, rules, arm_deck, arm_pol)
+
+
+def _hint(word: str, choices) -> str:
+    near = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+# ---- running cells to a precision ----------------------------------------------------------------------
+
+
+def _round_up(n: float, step: int) -> int:
+    return int(math.ceil(n / step) * step)
+
+
+def next_games(n: int, half_width: float, precision: float, max_games: int, step: int) -> int:
+    """Games needed for the target, estimated from the half-width at n games (+5%), at least one
+    more step, at most ``max_games``."""
+    if not math.isfinite(half_width):
+        need = 2 * n
+    else:
+        need = n * (half_width / precision) ** 2 * 1.05
+    return int(min(max_games, max(n + step, _round_up(need, step))))
+
+
+class _Bars:
+    """An overall progress bar (games over all cells) above the per-cell bars of run_batches."""
+
+    def __init__(self, enabled: bool, total: int, unit: str) -> None:
+        self.bar = None
+        self.counted: dict[str, int] = {}
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit=unit[:-1], unit_scale=True, desc="overall", position=0)
+
+    def grow(self, more: int) -> None:
+        """The target grew by ``more`` games (a precision target asked for more)."""
+        if self.bar is not None and more > 0:
+            self.bar.total += more
+            self.bar.refresh()
+
+    def cover(self, key: str, games: int) -> None:
+        """Cell ``key`` now has ``games`` of its target (stored ones count as done)."""
+        if self.bar is not None and games > self.counted.get(key, 0):
+            self.bar.update(games - self.counted.get(key, 0))
+            self.counted[key] = games
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, progress: bool, bars: _Bars
+              ) -> tuple[list[pd.DataFrame], bool, float]:
+    recs, interrupted, seconds = [], False, 0.0
+    for cell, label in zip(cells, labels, strict=True):
+        if interrupted:
+            break
+        df = load_cell(cell, n, root, threads, progress, chunk, desc=label[:30])
+        info = df.attrs["store"]
+        bars.cover(cell.key, info["stored_before"] + info["ran"])
+        interrupted = info["interrupted"]
+        seconds += info["seconds"]
+        recs.append(df)
+    return recs, interrupted, seconds
+
+
+def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: str, precision: float | None,
+                     max_games: int | None, root=None, threads=None, progress: bool = False,
+                     chunk: int | None = None, bars: _Bars | None = None) -> dict[str, Any]:
+    """Fill every cell to ``games``, then (with ``precision``) grow all of them together until the key
+    half-width (paired from the first cell when there are several) is at most ``precision``.
+
+    ``progress``: a bar per cell, and an overall bar (``bars``, when the caller has its own).
+    Returns records (list), games, half_width, reached, interrupted, seconds (simulation wall time)."""
+    mode = cells[0].mode
+    t = check_threads(threads)
+    n = int(games)
+    if precision is not None:
+        if not precision > 0:
+            raise ExperimentError(f"precision={precision!r} is not positive; accepted: a half-width > 0")
+        max_games = int(max_games or DEFAULT_MAX_GAMES[mode])
+        if max_games < 1:
+            raise ExperimentError(f"max_games={max_games!r} is not positive; accepted: a positive integer")
+        n = min(n, max_games)
+    step = chunk or default_chunk(mode, n, t)
+    own = bars is None
+    bars = _Bars(progress, n * len(cells), cells[0].unit) if own else bars
+    t0 = time.perf_counter()
+    try:
+        while True:
+            recs, interrupted, _ = _fill_all(cells, labels, n, root, t, chunk, progress, bars)
+            hw = key_half_width(recs, metric) if not interrupted else float("nan")
+            done = precision is None or interrupted or hw <= precision or n >= max_games
+            if done:
+                break
+            more = next_games(n, hw, precision, max_games, step) - n
+            bars.grow(more * len(cells))
+            n += more
+    finally:
+        if own:
+            bars.close()
+    return {"records": recs, "games": n, "half_width": hw, "interrupted": interrupted,
+            "reached": None if precision is None else bool(hw <= precision),
+            "seconds": time.perf_counter() - t0}
+
+
+def key_half_width(recs: list[pd.DataFrame], metric: str) -> float:
+    """95% half-width of the key metric: the widest paired difference from the first records, or
+    the mean's half-width with a single set of records."""
+    if len(recs) == 1:
+        return paired.mean_row(paired.metric_values(recs[0], metric))["half_width"]
+    return max(paired.paired_difference(recs[0], r, metric)["half_width"] for r in recs[1:])
+
+
+# ---- compare ---------------------------------------------------------------------------------------------
+
+
+def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed: int = 0, deck: str = "classic",
+            policies: str = "random", seating: str = "fixed", mode: str = "round", precision: float | None = None,
+            max_games: int | None = None, metric: str = "seat0_win", store: str | Path | None = None,
+            threads: int | None = None, progress: bool = False, chunk: int | None = None,
+            **match_options: Any) -> pd.DataFrame:
+    """Run the arms with common random numbers; one row per (arm, metric).
+
+    Columns: arm, metric, mean, se, ci_lo, ci_hi, n, diff, diff_se, diff_lo, diff_hi, diff_half_width,
+    var_ratio (paired / independent seeds), key (store key).  The first arm's diff is 0 by definition.
+    ``attrs``: arms (label, key, cell), games, metric, precision, half_width, reached, interrupted,
+    seconds, store.  Records: ``arm_records(df)``.
+    """
+    if not arms:
+        raise ExperimentError("no arms; accepted: two or more --arm values (rules strings or key:value parts)")
+    parsed = [parse_arm(a, deck, policies) for a in arms]
+    labels = _unique_labels([a.label for a in parsed])
+    cells = [make_cell(rules=a.rules, players=players, policies=a.policies, deck=a.deck, seed=seed,
+                       seating=seating, mode=mode, **match_options) for a in parsed]
+    check_metric(metric, mode, cells[0].players)
+    out = run_to_precision(cells, labels, games, metric, precision, max_games, store, threads, progress, chunk)
+    table = comparison_table(out["records"], labels[:len(out["records"])], cells, mode)
+    table.attrs.update({
+        "arms": [{"label": lb, "key": c.key, "cell": c.to_dict()} for lb, c in zip(labels, cells, strict=True)],
+        "games": out["games"], "metric": metric, "precision": precision, "half_width": out["half_width"],
+        "reached": out["reached"], "interrupted": out["interrupted"], "seconds": out["seconds"],
+        "store": str(store if store is not None else DEFAULT_ROOT),
+    })
+    return table
+
+
+def _unique_labels(labels: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for lb in labels:
+        seen[lb] = seen.get(lb, 0) + 1
+        out.append(lb if seen[lb] == 1 else f"{lb} ({seen[lb]})")
+    return out
+
+
+def comparison_table(recs: list[pd.DataFrame], labels: list[str], cells: list[Cell], mode: str) -> pd.DataFrame:
+    """The long (arm, metric) table of :func:`compare` from the arms' records."""
+    rows = []
+    for label, rec, cell in zip(labels, recs, cells, strict=False):
+        for m in metric_names(mode, cell.players):
+            x = paired.metric_values(rec, m)
+            row = {"arm": label, "metric": m, **paired.mean_row(x)}
+            row.pop("half_width")
+            d = paired.paired_difference(recs[0], rec, m)
+            row.update(diff=d["diff"], diff_se=d["se"], diff_lo=d["ci_lo"], diff_hi=d["ci_hi"],
+                       diff_half_width=d["half_width"], var_ratio=paired.variance_ratio(recs[0], rec, m)
+                       if rec is not recs[0] else float("nan"), key=cell.key)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def arm_records(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The records of each arm of a :func:`compare` table, read back from the store."""
+    from .store import read_cell
+
+    n = table.attrs["games"]
+    return {a["label"]: read_cell(Cell.from_dict(a["cell"]), n, table.attrs["store"]) for a in table.attrs["arms"]}
+
+
+# ---- sweeps ----------------------------------------------------------------------------------------------
+
+TOP_KEYS = ("name", "description", "games", "seed", "metric", "precision", "max_games", "threads", "chunk",
+            "grid", "match")
+GRID_KEYS = ("players", "rules", "policies", "decks", "deck", "mode", "seating")
+MATCH_OPTION_KEYS = ("scoring", "target", "partners", "max_rounds", "rounds", "rounds_per_partner")
+
+
+def _key_lines(text: str) -> dict[tuple[str, str], int]:
+    """Line number of each ``key =`` in each ``[table]`` of a TOML text ("" = top level), and of
+    each table header (key "")."""
+    where: dict[tuple[str, str], int] = {}
+    table = ""
+    for i, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        m = re.match(r"^\[\s*([A-Za-z0-9_.\-]+)\s*\]", s)
+        if m:
+            table = m.group(1)
+            where.setdefault((table, ""), i)
+            continue
+        m = re.match(r"^([A-Za-z0-9_\-]+|\"[^\"]*\")\s*=", s)
+        if m:
+            where.setdefault((table, m.group(1).strip('"')), i)
+    return where
+
+
+@dataclass
+class _Spec:
+    source: str
+    lines: dict[tuple[str, str], int]
+
+    def err(self, table: str, key: str, msg: str) -> ExperimentError:
+        line = self.lines.get((table, key)) or self.lines.get((table, "")) or 1
+        return ExperimentError(f"{self.source} line {line}: {msg}")
+
+
+def load_experiment(path_or_dict: str | Path | dict) -> tuple[dict[str, Any], _Spec]:
+    """Read a sweep file (or take a dict) and return (data, locator for error lines)."""
+    if isinstance(path_or_dict, dict):
+        return path_or_dict, _Spec("experiment", {})
+    path = Path(path_or_dict)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ExperimentError(f"experiment file {str(path)!r} cannot be read ({e.__class__.__name__}); "
+                              "accepted: a readable TOML file") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = re.search(r"\(at line (\d+), column \d+\)", msg)
+        line = m.group(1) if m else "?"
+        why = re.sub(r"\s*\(at line \d+, column \d+\)", "", msg) or "malformed"
+        raise ExperimentError(f"{path} line {line}: malformed TOML ({why}); accepted: a TOML sweep file "
+                              "(see `unosim sweep --help`)") from None
+    return data, _Spec(str(path), _key_lines(text))
+
+
+def _as_list(v: Any) -> list[Any]:
+    return list(v) if isinstance(v, list) else [v]
+
+
+def _players_axis(v: Any, spec: _Spec) -> list[int]:
+    if isinstance(v, str):
+        m = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", v)
+        if not m:
+            raise spec.err("grid", "players", f"players={v!r} is not a range; accepted: an int, a list of ints, "
+                                              "or \"A..B\"")
+        v = list(range(int(m.group(1)), int(m.group(2)) + 1))
+    out = []
+    for p in _as_list(v):
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise spec.err("grid", "players", f"players value {p!r} is not an integer; accepted: 2..10")
+        try:
+            out.append(check_players(p))
+        except ValueError as e:
+            raise spec.err("grid", "players", str(e)) from None
+    if not out:
+        raise spec.err("grid", "players", "players is empty; accepted: 2..10")
+    return out
+
+
+def _str_axis(data: dict, key: str, default: str, spec: _Spec, check) -> list[str]:
+    vals = _as_list(data.get(key, default))
+    if not vals:
+        raise spec.err("grid", key, f"{key} is empty; accepted: one value or a non-empty list")
+    for v in vals:
+        if not isinstance(v, str):
+            raise spec.err("grid", key, f"{key} value {v!r} is not a string; accepted: a string or a list of strings")
+        try:
+            check(v)
+        except ValueError as e:
+            raise spec.err("grid", key, str(e).splitlines()[0]) from None
+    return vals
+
+
+def _number(data: dict, key: str, kind, spec: _Spec, default=None, positive: bool = True):
+    if key not in data:
+        return default
+    v = data[key]
+    ok = isinstance(v, kind) and not isinstance(v, bool)
+    if kind is float and isinstance(v, int) and not isinstance(v, bool):
+        v, ok = float(v), True
+    if not ok or (positive and not v > 0) or (not positive and v < 0):
+        want = "a positive number" if kind is float else ("a positive integer" if positive else "an integer >= 0")
+        raise spec.err("", key, f"{key}={v!r} is not valid; accepted: {want}")
+    return v
+
+
+@dataclass
+class Sweep:
+    name: str
+    cells: list[tuple[dict[str, Any], Cell]]
+    games: int
+    metric: str
+    precision: float | None
+    max_games: int | None
+    threads: int | None
+    chunk: int | None
+
+
+def _table(data: dict, name: str, keys: tuple[str, ...], spec: _Spec) -> dict:
+    """The ``[name]`` table of a sweep file, its keys checked."""
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise spec.err("", name, f"{name} is not a table; accepted: a [{name}] table")
+    for k in table:
+        if k not in keys:
+            shown = ", ".join(k for k in keys if k != "deck")
+            raise spec.err(name, k, f"unknown key {k!r} in [{name}]{_hint(k, keys)}; accepted: {shown}")
+    return table
+
+
+def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
+    """Validate a sweep file and build its cells (raises one-line :class:`ExperimentError`)."""
+    data, spec = load_experiment(path_or_dict)
+    for k in data:
+        if k not in TOP_KEYS:
+            raise spec.err("", k, f"unknown key {k!r}{_hint(k, TOP_KEYS)}; accepted: {', '.join(TOP_KEYS)}")
+    grid = _table(data, "grid", GRID_KEYS, spec)
+    match = _table(data, "match", MATCH_OPTION_KEYS, spec)
+    for k in ("name", "description", "metric"):
+        if k in data and not isinstance(data[k], str):
+            raise spec.err("", k, f"{k}={data[k]!r} is not a string; accepted: a string")
+    games = _number(data, "games", int, spec, 100_000)
+    seed = _number(data, "seed", int, spec, 0, positive=False)
+    precision = _number(data, "precision", float, spec)
+    max_games = _number(data, "max_games", int, spec)
+    threads = _number(data, "threads", int, spec)
+    chunk = _number(data, "chunk", int, spec)
+    if max_games is not None and precision is None:
+        raise spec.err("", "max_games", "max_games without precision; accepted: set precision too, or drop max_games")
+
+    players = _players_axis(grid.get("players", 4), spec)
+    rules = _str_axis(grid, "rules", "official", spec, parse_rules)
+    deck_key = "decks" if "decks" in grid else "deck"
+    decks = _str_axis(grid, deck_key, "classic", spec, get_deck)
+    modes = _str_axis(grid, "mode", "round", spec, _check_mode)
+    seatings = _str_axis(grid, "seating", "fixed", spec, check_seating)
+    pols = _str_axis(grid, "policies", "random", spec, lambda v: None)
+    metric = data.get("metric", "seat0_win")
+    cells = []
+    for p, r, pol, dk, mode, seat in itertools.product(players, rules, pols, decks, modes, seatings):
+        try:
+            check_metric(metric, mode, p)
+        except ValueError as e:
+            raise spec.err("", "metric", str(e)) from None
+        axes = {"players": p, "rules": r, "policies": pol, "deck": dk, "mode": mode, "seating": seat}
+        try:
+            from .policies import parse_policies
+
+            parse_policies(pol, p)
+        except ValueError as e:
+            raise spec.err("grid", "policies", f"{e} (cell players={p})") from None
+        opts = dict(match) if mode == "match" else {}
+        try:
+            cell = make_cell(rules=r, players=p, policies=pol, deck=dk, seed=seed, seating=seat, mode=mode, **opts)
+        except (ValueError, TypeError) as e:
+            table = "match" if mode == "match" and match else "grid"
+            raise spec.err(table, "", f"cell {axes}: {str(e).splitlines()[0]}") from None
+        cells.append((axes, cell))
+    return Sweep(str(data.get("name", "sweep")), cells, games, metric, precision, max_games, threads, chunk)
+
+
+def _check_mode(v: str) -> None:
+    if v not in ("round", "match"):
+        raise ExperimentError(f"mode={v!r} is unknown; accepted: round, match")
+
+
+def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str | Path | None = None,
+              threads: int | None = None, progress: bool = False) -> pd.DataFrame:
+    """Run (or, with ``dry_run``, estimate) every cell of a sweep; one row per cell.
+
+    Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
+    metric m of :func:`metric_names`: m, m_se, m_lo, m_hi (95% normal interval), half_width of the
+    key metric, reached, seconds.  When the grid has several ``rules``, every cell is also paired
+    with the cell of the first rules value and the same other axes (common random numbers):
+    columns baseline, m_diff, m_diff_lo, m_diff_hi (95%), 0 for the baseline cells themselves.
+    Dry run columns: the axes, key, stored (games in the store), games (planned),
+    pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how."""
+    sw = parse_sweep(path_or_dict)
+    threads = threads if threads is not None else sw.threads
+    if dry_run:
+        return _dry_run(sw, store, threads)
+    rows, total_s, interrupted = [], 0.0, False
+    bars = _Bars(progress, len(sw.cells) * sw.games, sw.cells[0][1].unit)
+    try:
+        for axes, cell in sw.cells:
+            out = run_to_precision([cell], [_axes_label(axes)], sw.games, sw.metric, sw.precision, sw.max_games,
+                                   store, threads, progress, sw.chunk, bars)
+            total_s += out["seconds"]
+            rows.append(_cell_row(axes, cell, out))
+            if out["interrupted"]:
+                interrupted = True
+                break
+    finally:
+        bars.close()
+    df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
+    df.attrs.update({"name": sw.name, "metric": sw.metric, "precision": sw.precision, "seconds": total_s,
+                     "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
+                     "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
+    return df
+
+
+def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
+    """Add each cell's paired differences from its baseline cell (first rules value, same other axes)."""
+    from .store import read_cell
+
+    rules = list(dict.fromkeys(a["rules"] for a, _ in sw.cells))
+    if len(rules) < 2 or df.empty:
+        return df
+    others = ("players", "policies", "deck", "mode", "seating")
+    cells = {tuple(a[k] for k in (*others, "rules")): c for a, c in sw.cells}
+    extra: list[dict[str, Any]] = []
+    base_cache: dict[tuple, pd.DataFrame] = {}
+    for _, row in df.iterrows():
+        group = tuple(row[k] for k in others)
+        cell, base = cells[(*group, row["rules"])], cells[(*group, rules[0])]
+        if group not in base_cache:
+            base_cache[group] = read_cell(base, None, store)
+        rec = read_cell(cell, int(row["games"]), store)
+        out: dict[str, Any] = {"baseline": rules[0]}
+        for m in metric_names(cell.mode, cell.players):
+            d = paired.paired_difference(base_cache[group], rec, m)
+            out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"]})
+        extra.append(out)
+    return pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1)
+
+
+def _axes_label(axes: dict[str, Any]) -> str:
+    return f"{axes['players']}p {axes['rules']} {axes['policies']} {axes['deck']} {axes['mode']}"
+
+
+def _cell_row(axes: dict[str, Any], cell: Cell, out: dict[str, Any]) -> dict[str, Any]:
+    rec = out["records"][0]
+    row: dict[str, Any] = {**axes, "key": cell.key, "games": len(rec)}
+    for m in metric_names(cell.mode, cell.players):
+        r = paired.mean_row(paired.metric_values(rec, m))
+        row.update({m: r["mean"], f"{m}_se": r["se"], f"{m}_lo": r["ci_lo"], f"{m}_hi": r["ci_hi"]})
+    row.update(half_width=out["half_width"], reached=out["reached"], seconds=out["seconds"])
+    return row
+
+
+def _dry_run(sw: Sweep, store, threads) -> pd.DataFrame:
+    from .store import cell_dir, covered, stored_ranges
+
+    t = check_threads(threads)
+    z = z_value()
+    rows = []
+    for axes, cell in sw.cells:
+        pilot_n = PILOT_GAMES[cell.mode]
+        t0 = time.perf_counter()
+        pilot = simulate(**cell.sim_kwargs(), games=pilot_n, threads=1).records
+        sec_per_game = (time.perf_counter() - t0) / pilot_n
+        games = sw.games
+        if sw.precision is not None:
+            sd = float(paired.metric_values(pilot, sw.metric).std(ddof=1))
+            need = (z * sd / sw.precision) ** 2
+            games = int(min(sw.max_games or DEFAULT_MAX_GAMES[cell.mode], max(sw.games, math.ceil(need))))
+        stored = covered(stored_ranges(cell_dir(cell, store)), games)
+        mean_turns = float(pilot["turns"].mean())
+        rows.append({**axes, "key": cell.key, "stored": stored, "games": games, "pilot_mean_turns": mean_turns,
+                     "est_turns": (games - stored) * mean_turns,
+                     "est_seconds": (games - stored) * sec_per_game / t})
+    df = pd.DataFrame(rows)
+    df.attrs["estimate"] = (f"pilot of {PILOT_GAMES['round']:,} rounds ({PILOT_GAMES['match']} matches) per cell on "
+                            f"one thread, scaled to the missing games over {t} threads")
+    return df
+
+
+__all__ = ["compare", "run_sweep", "parse_sweep", "parse_arm", "arm_records", "comparison_table",
+           "run_to_precision", "key_half_width", "metric_names", "ExperimentError", "StoreError"]

@@ -1,0 +1,512 @@
+"""The results store: every simulated cell kept once, on disk, crash-safe, and reused.
+
+A **cell** (:class:`Cell`) is everything that determines a run's records: the canonical rules
+string (``RuleSet.to_string()``), the deck *by content* (a SHA-256 of its card tables, so a TOML
+deck file is keyed by what it contains, not by its path; the name is kept for display and to
+reload it), the policies as full-precision strings (:meth:`PolicySpec.exact`), players, seating,
+mode and the resolved match options, the master seed, and ``ENGINE_VERSION``.  Its
+:attr:`Cell.key` is a stable hash of all of that (the deck name excluded).  The number of games,
+threads and chunk sizes are *not* part of a cell: game ``g`` is seeded from ``(seed, g)`` alone.
+
+Layout (``root`` defaults to ``results/store``)::
+
+    <root>/<key>/cell.json                               the cell, written atomically
+    <root>/<key>/records-<lo:012d>-<hi:012d>.parquet     records of games [lo, hi)
+
+Each chunk is written to a temporary name and ``os.replace``'d into place when it is complete, so
+a SIGKILL at any moment loses at most the chunks in flight, never leaves a half-written chunk under
+a real name, and leftover ``*.tmp`` files are ignored and swept on the next run.  A cell directory
+is locked (``fcntl.flock`` on ``.lock``) while a process fills it.
+
+:func:`load_cell` returns the records of games ``[0, games)`` sorted by game, running only the
+ranges that are missing (a second call runs nothing; asking for more games runs only the new
+ones).  Results of different engine versions never mix: the version is part of the key and
+``cell.json`` is checked on every load.
+
+:func:`run_chunk` ``(cell, lo, hi)`` is a pure function of its (picklable) arguments, so a
+distributed backend can ship chunks to workers and write the returned frames with
+:func:`write_chunk`.
+
+The chunk primitives (:func:`write_chunk`, :func:`stored_ranges`, :func:`read_chunks`,
+:func:`missing_ranges`) are shared with crash-safe run directories (:mod:`unosim.rundir`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import ENGINE_VERSION
+from .decks import Deck, get_deck
+from .errors import SimulationError, UnosimError
+from .policies import parse_policies
+from .sim import SimulationResult, run_batches, simulate
+from .validate import check_threads
+
+DEFAULT_ROOT = Path("results") / "store"
+CELL_FILE = "cell.json"
+_CHUNK_RE = re.compile(r"^(?P<name>[a-z_]+)-(?P<lo>\d{12})-(?P<hi>\d{12})\.parquet$")
+#: match options that change results (round_records only adds a table; it is not part of a cell)
+MATCH_KEYS = ("scoring", "target", "partners", "max_rounds", "dealer", "rounds", "rounds_per_partner")
+
+
+class StoreError(UnosimError):
+    """Bad store input or state (one-line message)."""
+
+
+# ---- cells -----------------------------------------------------------------------------------------
+
+
+def deck_sha256(deck: Deck) -> str:
+    """SHA-256 of what a deck plays as: its card tables and flags (not its name or label)."""
+    h = hashlib.sha256()
+    for a in (deck.face_color, deck.face_rank, deck.face_points):
+        arr = np.ascontiguousarray(a, dtype=np.int64)
+        h.update(repr(arr.shape).encode())
+        h.update(arr.tobytes())
+    h.update(f"two_sided={bool(deck.two_sided)};random_pairing={bool(deck.random_pairing)}".encode())
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Everything that determines a run's records (see the module doc)."""
+
+    rules: str
+    players: int
+    policies: tuple[str, ...]
+    deck: str
+    deck_sha256: str
+    seed: int
+    seating: str = "fixed"
+    mode: str = "round"
+    match: tuple[tuple[str, Any], ...] = ()
+    engine_version: int = ENGINE_VERSION
+
+    def identity(self) -> dict[str, Any]:
+        """The hashed fields: everything but the deck's display name."""
+        d = self.to_dict()
+        del d["deck"]
+        return d
+
+    @property
+    def key(self) -> str:
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def unit(self) -> str:
+        return "matches" if self.mode == "match" else "rounds"
+
+    @property
+    def index(self) -> str:
+        """The records column holding the global game index."""
+        return "match" if self.mode == "match" else "game"
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["policies"] = list(self.policies)
+        d["match"] = dict(self.match)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Cell:
+        try:
+            return cls(rules=str(d["rules"]), players=int(d["players"]), policies=tuple(d["policies"]),
+                       deck=str(d["deck"]), deck_sha256=str(d["deck_sha256"]), seed=int(d["seed"]),
+                       seating=str(d.get("seating", "fixed")), mode=str(d.get("mode", "round")),
+                       match=tuple(sorted(dict(d.get("match", {})).items())),
+                       engine_version=int(d["engine_version"]))
+        except (KeyError, TypeError, ValueError) as e:
+            raise StoreError(f"not a cell description ({e!r}); accepted: a cell.json written by unosim") from None
+
+    def load_deck(self) -> Deck:
+        """The cell's deck, checked against its content hash (a TOML file edited since is refused)."""
+        dk = get_deck(self.deck)
+        if deck_sha256(dk) != self.deck_sha256:
+            raise StoreError(f"deck {self.deck!r} has changed since this cell was made (content hash "
+                             f"{deck_sha256(dk)[:12]} != {self.deck_sha256[:12]}); accepted: the original deck "
+                             "file, or a new cell")
+        return dk
+
+    def sim_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`unosim.sim.simulate` that reproduce this cell (no games)."""
+        return dict(rules=self.rules, players=self.players, policies=list(self.policies), deck=self.deck,
+                    seed=self.seed, seating=self.seating, mode=self.mode, **dict(self.match))
+
+    def label(self) -> str:
+        pols = self.policies[0] if len(set(self.policies)) == 1 else ",".join(self.policies)
+        extra = f" {self.mode}" + "".join(f" {k}={v}" for k, v in self.match) if self.mode == "match" else ""
+        return f"{self.rules} | {self.players}p | {pols} | {self.deck} | seat {self.seating}{extra} | seed {self.seed}"
+
+
+def make_cell(rules: str = "official", players: int = 4, policies: str | list[str] = "random",
+              deck: str = "classic", seed: int = 0, seating: str = "fixed", mode: str = "round",
+              **match_options: Any) -> Cell:
+    """Validate a run description (through a one-game probe run) and return its :class:`Cell`.
+
+    Bad input raises the simulator's one-line ``ValueError``."""
+    match_options.pop("round_records", None)
+    probe = simulate(rules=rules, players=players, policies=policies, deck=deck, seed=seed, seating=seating,
+                     mode=mode, games=1, threads=1, **match_options)
+    meta = probe.meta
+    dk = get_deck(deck)
+    specs = parse_policies(policies, int(meta["players"]))
+    match = tuple(sorted((k, meta[k]) for k in MATCH_KEYS)) if mode == "match" else ()
+    return Cell(rules=meta["rules"], players=int(meta["players"]), policies=tuple(s.exact() for s in specs),
+                deck=dk.name, deck_sha256=deck_sha256(dk), seed=int(meta["seed"]), seating=str(seating),
+                mode=mode, match=match)
+
+
+def probe(cell: Cell, **extra: Any) -> SimulationResult:
+    """A one-game run of ``cell``: its ``meta`` is the template of a full run's meta."""
+    return simulate(**cell.sim_kwargs(), games=1, threads=1, **extra)
+
+
+def run_chunk(cell: Cell, lo: int, hi: int, **extra: Any) -> SimulationResult:
+    """Games [lo, hi) of ``cell`` on one thread: a pure function of its arguments (the chunk runner).
+
+    ``extra`` may carry ``round_records=True`` (match mode) for run directories."""
+    if not 0 <= lo < hi:
+        raise StoreError(f"chunk [{lo}, {hi}) is empty or negative; accepted: 0 <= lo < hi")
+    kw = cell.sim_kwargs()
+    kw["deck"] = cell.load_deck()
+    return simulate(**kw, games=hi - lo, first=lo, threads=1, **extra)
+
+
+def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: float = 0.0,
+                        compile_s: float = 0.0, threads: int = 1, batch_size: int | None = None,
+                        interrupted: bool = False, template: dict[str, Any] | None = None) -> SimulationResult:
+    """A :class:`SimulationResult` (meta and summary exactly as ``simulate`` builds them) for
+    ``records`` of ``cell`` that were computed in chunks; ``games`` is the number requested."""
+    from .match import match_summary
+    from .sim import round_summary
+
+    meta = dict(template if template is not None else probe(cell).meta)
+    meta.update(games=int(games), threads=int(threads), batch_size=int(batch_size or games),
+                games_completed=int(len(records)), interrupted=bool(interrupted))
+    meta["cell"] = cell.to_dict()
+    meta["store_key"] = cell.key
+    summarize = match_summary if cell.mode == "match" else round_summary
+    summary = summarize(records, meta, elapsed, compile_s)
+    summary["interrupted"] = bool(interrupted)
+    summary["games_requested"] = int(games)
+    return SimulationResult(records, summary, meta, interrupted)
+
+
+# ---- chunk files -------------------------------------------------------------------------------------
+
+
+def chunk_path(d: Path, lo: int, hi: int, name: str = "records") -> Path:
+    return Path(d) / f"{name}-{lo:012d}-{hi:012d}.parquet"
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_frame(frame: pd.DataFrame, path: Path) -> None:
+    """Write a parquet file atomically: a unique temp name, fsync, then ``os.replace``."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    frame.to_parquet(tmp, index=False, engine="pyarrow")
+    _fsync(tmp)
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, obj: dict[str, Any]) -> None:
+    """Write a json file atomically (temp name, fsync, ``os.replace``)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+    _fsync(tmp)
+    os.replace(tmp, path)
+
+
+def write_chunk(d: Path, lo: int, hi: int, frames: dict[str, pd.DataFrame]) -> None:
+    """Store one finished chunk: side tables first, ``records`` last (its rename commits the chunk)."""
+    for name, frame in frames.items():
+        if name != "records":
+            write_frame(frame, chunk_path(d, lo, hi, name))
+    write_frame(frames["records"], chunk_path(d, lo, hi, "records"))
+
+
+def stored_ranges(d: Path, name: str = "records") -> list[tuple[int, int]]:
+    """The committed chunks' [lo, hi) ranges in ``d``, sorted (temp files are ignored)."""
+    d = Path(d)
+    if not d.is_dir():
+        return []
+    out = []
+    for p in d.iterdir():
+        m = _CHUNK_RE.match(p.name)
+        if m and m.group("name") == name:
+            out.append((int(m.group("lo")), int(m.group("hi"))))
+    return sorted(out)
+
+
+def sweep_temp_files(d: Path) -> None:
+    """Remove temp files left by a killed writer (never a committed file)."""
+    d = Path(d)
+    if d.is_dir():
+        for p in d.glob("*.tmp"):
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
+def covered(ranges: list[tuple[int, int]], games: int) -> int:
+    """How many of games [0, games) the ranges cover (ranges do not overlap)."""
+    return sum(max(0, min(hi, games) - lo) for lo, hi in ranges if lo < games)
+
+
+def missing_ranges(ranges: list[tuple[int, int]], games: int, chunk: int) -> list[tuple[int, int]]:
+    """The parts of [0, games) no stored range covers, cut into pieces on the ``chunk`` grid."""
+    gaps, pos = [], 0
+    for lo, hi in sorted(ranges):
+        if lo > pos:
+            gaps.append((pos, min(lo, games)))
+        pos = max(pos, hi)
+        if pos >= games:
+            break
+    if pos < games:
+        gaps.append((pos, games))
+    out = []
+    for lo, hi in gaps:
+        a = lo
+        while a < hi:
+            b = min(hi, (a // chunk + 1) * chunk)
+            out.append((a, b))
+            a = b
+    return [(lo, hi) for lo, hi in out if hi > lo]
+
+
+def read_chunks(d: Path, index: str, games: int | None = None, name: str = "records") -> pd.DataFrame | None:
+    """The committed chunks of ``d`` concatenated, sorted by ``index``, rows with index < games
+    (all when None).  None when there is no chunk."""
+    ranges = stored_ranges(d, name)
+    if games is not None:
+        ranges = [(lo, hi) for lo, hi in ranges if lo < games]
+    if not ranges:
+        return None
+    frames = [pd.read_parquet(chunk_path(d, lo, hi, name)) for lo, hi in ranges]
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    key = index if index in df.columns else df.columns[0]
+    if games is not None:
+        df = df[df[key] < games]
+    return df.sort_values(key, kind="stable").reset_index(drop=True)
+
+
+@contextlib.contextmanager
+def locked(d: Path) -> Iterator[None]:
+    """An exclusive lock on directory ``d`` (released on exit, and by the OS if the process dies)."""
+    d.mkdir(parents=True, exist_ok=True)
+    fh = open(d / ".lock", "w")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(f"{str(d)!r} is being written by another unosim process; accepted: wait for it "
+                             "to finish") from None
+        yield
+    finally:
+        fh.close()
+
+
+def default_chunk(mode: str, games: int, threads: int) -> int:
+    """Chunk size: a quarter of the work per thread, 1,000..50,000 rounds (50..2,500 matches)."""
+    lo, hi = (50, 2_500) if mode == "match" else (1_000, 50_000)
+    return max(lo, min(hi, -(-games // (4 * threads))))
+
+
+# ---- filling and reading cells -------------------------------------------------------------------------
+
+
+def cell_dir(cell: Cell, root: Path | str | None = None) -> Path:
+    return Path(root if root is not None else DEFAULT_ROOT) / cell.key
+
+
+def _check_cell_file(d: Path, cell: Cell) -> None:
+    path = d / CELL_FILE
+    if not path.is_file():
+        write_json(path, {"key": cell.key, "cell": cell.to_dict(), "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        return
+    stored = read_cell_file(d)
+    if stored.engine_version != ENGINE_VERSION:
+        raise StoreError(f"store cell {d.name} was computed by engine v{stored.engine_version}, this is "
+                         f"engine v{ENGINE_VERSION}; results of different engines are never mixed; accepted: "
+                         f"`unosim results rm {d.name}`")
+    if stored.key != cell.key:
+        raise StoreError(f"store cell {d.name} holds a different cell ({stored.label()}); accepted: "
+                         f"`unosim results rm {d.name}`")
+
+
+def read_cell_file(d: Path) -> Cell:
+    try:
+        data = json.loads((Path(d) / CELL_FILE).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise StoreError(f"{str(d)!r} has no readable {CELL_FILE} ({e.__class__.__name__}); accepted: a store "
+                         "cell directory") from None
+    return Cell.from_dict(data.get("cell", {}))
+
+
+@dataclass
+class FillInfo:
+    """What :func:`fill_cell` did: games run now, games stored before, interrupted, seconds."""
+
+    key: str
+    ran: int = 0
+    stored_before: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+    ranges: list[tuple[int, int]] = field(default_factory=list)
+
+
+def fill_cell(cell: Cell, games: int, root: Path | str | None = None, threads: int | None = None,
+              progress: bool = False, chunk: int | None = None, desc: str | None = None) -> FillInfo:
+    """Make sure games [0, games) of ``cell`` are stored, running only the missing chunks.
+
+    Chunks run in parallel on ``threads`` worker threads, each written as soon as it finishes.
+    On KeyboardInterrupt the chunks in flight finish and are written; ``interrupted`` is set."""
+    if int(games) < 1:
+        raise StoreError(f"games={games!r} is not positive; accepted: a positive integer")
+    t = check_threads(threads)
+    d = cell_dir(cell, root)
+    with locked(d):
+        _check_cell_file(d, cell)
+        sweep_temp_files(d)
+        have = stored_ranges(d)
+        info = FillInfo(cell.key, stored_before=covered(have, games))
+        todo = missing_ranges(have, games, chunk or default_chunk(cell.mode, games, t))
+        if not todo:
+            return info
+        cell.load_deck()  # fail before any thread starts if the deck file changed
+
+        def work(lo: int, hi: int) -> None:
+            write_chunk(d, lo, hi, {"records": run_chunk(cell, lo, hi).records})
+
+        done, info.interrupted, info.seconds = run_batches(games, 1, t, work, progress, cell.unit, bounds=todo,
+                                                           desc=desc or cell.key)
+        info.ran = int(done.sum())
+        info.ranges = todo
+        return info
+
+
+def read_cell(cell: Cell, games: int | None = None, root: Path | str | None = None) -> pd.DataFrame:
+    """The stored records of ``cell`` with game index < ``games`` (all when None), sorted by game."""
+    d = cell_dir(cell, root)
+    if (d / CELL_FILE).is_file():
+        _check_cell_file(d, cell)
+    df = read_chunks(d, cell.index, games)
+    if df is None:
+        raise StoreError(f"store cell {cell.key} has no records; accepted: run it first (load_cell)")
+    return df
+
+
+def load_cell(cell: Cell, games: int, root: Path | str | None = None, threads: int | None = None,
+              progress: bool = False, chunk: int | None = None, desc: str | None = None) -> pd.DataFrame:
+    """Records of games [0, games) of ``cell`` sorted by game, computing only what is missing.
+
+    ``records.attrs["store"]`` holds the :class:`FillInfo` as a dict.  After an interrupt the
+    records may have gaps (``attrs["store"]["interrupted"]`` is True)."""
+    info = fill_cell(cell, games, root, threads, progress, chunk, desc)
+    if info.interrupted and not stored_ranges(cell_dir(cell, root)):
+        df = probe(cell).records.iloc[:0].copy()  # interrupted before the first chunk landed
+    else:
+        df = read_cell(cell, games, root)
+    df.attrs["store"] = asdict(info)
+    return df
+
+
+# ---- listing, showing and removing (``unosim results``) --------------------------------------------------
+
+
+def list_cells(root: Path | str | None = None) -> pd.DataFrame:
+    """One row per stored cell: key, games stored, chunks, bytes, engine, and the cell's fields."""
+    root = Path(root if root is not None else DEFAULT_ROOT)
+    rows = []
+    if root.is_dir():
+        for d in sorted(p for p in root.iterdir() if p.is_dir()):
+            try:
+                cell = read_cell_file(d)
+            except StoreError:
+                continue
+            ranges = stored_ranges(d)
+            rows.append({"key": d.name, "games": sum(hi - lo for lo, hi in ranges), "chunks": len(ranges),
+                         "bytes": sum(p.stat().st_size for p in d.glob("*.parquet")),
+                         "engine_version": cell.engine_version,
+                         "current": cell.engine_version == ENGINE_VERSION and cell.key == d.name,
+                         "mode": cell.mode, "players": cell.players, "rules": cell.rules, "deck": cell.deck,
+                         "policies": ",".join(cell.policies), "seating": cell.seating, "seed": cell.seed})
+    cols = ["key", "games", "chunks", "bytes", "engine_version", "current", "mode", "players", "rules", "deck",
+            "policies", "seating", "seed"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def find_cell(key: str, root: Path | str | None = None) -> Path:
+    """The directory of the stored cell whose key starts with ``key`` (a unique prefix)."""
+    root = Path(root if root is not None else DEFAULT_ROOT)
+    if not re.fullmatch(r"[0-9a-f]{1,16}", key or ""):
+        raise StoreError(f"key {key!r} is not a cell key; accepted: hex digits, as `unosim results list` shows")
+    hits = sorted(p for p in root.glob(f"{key}*") if p.is_dir()) if root.is_dir() else []
+    if not hits:
+        raise StoreError(f"no stored cell with key {key!r} in {str(root)!r}; accepted: a key from "
+                         "`unosim results list`")
+    if len(hits) > 1:
+        raise StoreError(f"key {key!r} matches {len(hits)} cells ({', '.join(p.name for p in hits[:4])}); "
+                         "accepted: a longer prefix")
+    return hits[0]
+
+
+def show_cell(key: str, root: Path | str | None = None) -> dict[str, Any]:
+    """A stored cell's description, stored ranges and headline numbers (mean turns, seat win rates)."""
+    d = find_cell(key, root)
+    cell = read_cell_file(d)
+    ranges = stored_ranges(d)
+    out: dict[str, Any] = {"key": d.name, "path": str(d), "cell": cell.to_dict(), "label": cell.label(),
+                           "games": sum(hi - lo for lo, hi in ranges), "chunks": len(ranges),
+                           "ranges": _merged(ranges), "current": cell.engine_version == ENGINE_VERSION}
+    df = read_chunks(d, cell.index)
+    if df is not None and len(df):
+        out["mean_turns"] = float(df["turns"].mean())
+        w = df["winner"].to_numpy()
+        out["seat_win_rate"] = [float((w == s).mean()) for s in range(cell.players)]
+    return out
+
+
+def _merged(ranges: list[tuple[int, int]]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for lo, hi in sorted(ranges):
+        if out and out[-1][1] == lo:
+            out[-1][1] = hi
+        else:
+            out.append([lo, hi])
+    return out
+
+
+def remove_cell(key: str, root: Path | str | None = None) -> str:
+    """Delete a stored cell (refused while another process fills it); returns its full key."""
+    d = find_cell(key, root)
+    with locked(d):
+        shutil.rmtree(d)
+    return d.name
+
+
+__all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "run_chunk", "fill_cell",
+           "read_cell", "load_cell", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
+           "write_chunk", "write_frame", "write_json", "stored_ranges", "read_chunks", "missing_ranges",
+           "sweep_temp_files", "result_from_records", "default_chunk", "SimulationError"]
