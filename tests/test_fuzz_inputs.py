@@ -159,3 +159,31 @@ def test_cli_option(option, value, tmp_path_factory):
         lines = err.splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), err
     assert "Traceback" not in err
+
+
+COMPARE_OPTIONS = ["--arm", "--players", "--games", "--seed", "--deck", "--policies", "--seating", "--mode",
+                   "--scoring", "--target", "--max-rounds", "--precision", "--max-games", "--metric", "--threads",
+                   "--batch-size"]
+# a comparison runs two arms through the results store: fewer cases per option
+FUZZ_COMPARE = settings(FUZZ, max_examples=EXAMPLES // 4)
+
+
+@pytest.mark.parametrize("option", COMPARE_OPTIONS)
+@FUZZ_COMPARE
+@given(value=cli_text)
+def test_compare_option(option, value, tmp_path_factory):
+    store = str(tmp_path_factory.mktemp("store"))
+    base = ["compare", "--arm", "official", "--arm", "official+stacking", "--games", "3", "--threads", "1",
+            "--json", "--store", store]
+    if option in ("--scoring", "--target", "--max-rounds"):
+        base += ["--mode", "match", "--max-rounds", "3"] if option != "--max-rounds" else ["--mode", "match"]
+    if option == "--precision":
+        base += ["--max-games", "6"]
+    if option == "--max-games":
+        base += ["--precision", "0.5"]
+    code, err = cli(base + [option, value])
+    assert code in (0, 2), (code, err)
+    if code == 2:
+        lines = err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err

@@ -6,6 +6,7 @@ Every bad input ends with a one-line ``error: ...`` on stderr and exit code 2, n
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -27,13 +28,22 @@ def _fail(exc: Exception) -> CliError:
     return CliError(str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__)
 
 
-def _check_out(out: str | None) -> Path | None:
-    """The --out folder, created (with its parents) only once everything else has been checked."""
+def _check_out(out: str | None, create: bool = True) -> Path | None:
+    """The --out folder, created (with its parents) only once everything else has been checked.
+
+    ``create=False`` only checks that it could be: not empty, no file in the way, and its nearest existing
+    parent a folder this process can write to (for commands that write --out after a long run)."""
     if out is None:
         return None
     if not out.strip():
         raise CliError(f"--out {out!r} is empty; accepted: a directory path")
     p = Path(out)
+    if not create:
+        parent = next((a for a in (p, *p.parents) if a.exists()), Path("."))
+        if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            raise CliError(f"--out {out!r} is not a writable directory ({str(parent)!r} is in the way); "
+                           "accepted: a directory you can write to")
+        return p
     try:
         p.mkdir(parents=True, exist_ok=True)
         probe = p / ".unosim-write-test"
@@ -455,7 +465,7 @@ def format_comparison(df) -> str:
 @click.option("--partners", is_flag=True, help="Match: partners.")
 @click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
 @click.option("--precision", default=None,
-              help="Add games until the 95%% half-width of the paired difference of --metric is below this.")
+              help="Add games until the 95% half-width of the paired difference of --metric is below this.")
 @click.option("--max-games", default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
 @click.option("--metric", default="seat0_win", show_default=True,
               help="Key metric of --precision: seat<K>_win, turns, winner_points, cards_drawn, capped (rounds).")
@@ -469,7 +479,7 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
     """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences."""
     from .experiments import compare as run_compare
 
-    out_dir = _check_out(out)
+    _check_out(out, create=False)
     try:
         df = run_compare(list(arms), players=_int("players", players), games=_int("games", games),
                          seed=_int("seed", seed), deck=deck, policies=policies, seating=seating, mode=mode,
@@ -481,6 +491,7 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
                          **_match_kw(mode, scoring, target, partners, max_rounds))
     except ValueError as e:
         raise _fail(e) from None
+    out_dir = _check_out(out)
     if out_dir is not None:
         from .store import write_json
 
@@ -506,13 +517,16 @@ def sweep(file, dry_run, store, threads, out, as_json) -> None:
     """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
     from .experiments import run_sweep
 
-    out_dir = None if dry_run else _check_out(out)
+    if dry_run and out is not None:
+        raise CliError("--out does nothing with --dry-run (nothing is run); accepted: one of them")
+    _check_out(out, create=False)
     try:
         df = run_sweep(file, dry_run=dry_run, store=store,
                        threads=None if threads is None else _int("threads", threads),
                        progress=sys.stderr.isatty() and not as_json)
     except ValueError as e:
         raise _fail(e) from None
+    out_dir = _check_out(out)
     if out_dir is not None:
         from .store import write_json
 
@@ -616,10 +630,12 @@ def results_rm(store, keys, sub_store) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def rerun(run_dir, out, threads, as_json) -> None:
     """Reproduce a saved run from its meta.json; an interrupted or killed run is completed in place."""
+    from .rundir import read_meta
     from .rundir import rerun as do_rerun
 
     try:
         n_threads = _int("threads", threads)
+        read_meta(Path(run_dir))  # a saved run, before anything is written
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)

@@ -98,7 +98,19 @@ from .rules import parse_rules
 from .sim import simulate
 from .stats import z_value
 from .store import DEFAULT_ROOT, Cell, StoreError, default_chunk, load_cell, make_cell
-from .validate import check_players, check_seating, check_threads
+from .validate import (
+    MAX_BATCH,
+    MAX_GAMES,
+    RECORD_BYTES,
+    check_games,
+    check_memory,
+    check_players,
+    check_seating,
+    check_threads,
+    integer,
+    is_integer,
+    record_bytes,
+)
 
 DEFAULT_MAX_GAMES = {"round": 10_000_000, "match": 200_000}
 PILOT_GAMES = {"round": 2_000, "match": 20}
@@ -235,6 +247,28 @@ def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk
     return recs, interrupted, seconds
 
 
+def check_sizes(games: Any, max_games: Any, precision: Any, chunk: Any, mode: Any, players: Any,
+                cells: int) -> tuple[int, int | None, float | None, int | None]:
+    """games, max_games, precision and chunk of a comparison, checked before anything runs; the records of
+    every cell at ``max_games`` (or ``games``) must fit in memory together."""
+    n = check_players(players) if is_integer(players) else 4  # a bad player count is refused by make_cell
+    per_game = record_bytes(mode if mode in RECORD_BYTES else "round", n) * cells
+    games = check_games(games, per_game)
+    if max_games is not None:
+        max_games = integer("max_games", max_games, 1, MAX_GAMES, ExperimentError)
+        check_memory("max_games", max_games, per_game)
+    if precision is not None:
+        if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < math.inf:
+            raise ExperimentError(f"precision={precision!r} is not a positive number; accepted: a 95% half-width "
+                                  "> 0, e.g. 0.001")
+        precision = float(precision)
+    elif max_games is not None:
+        raise ExperimentError(f"max_games={max_games} caps --precision runs only; accepted: add precision=..., "
+                              "or drop max_games")
+    chunk = None if chunk is None else integer("batch_size", chunk, 1, MAX_BATCH, ExperimentError)
+    return games, max_games, precision, chunk
+
+
 def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: str, precision: float | None,
                      max_games: int | None, root=None, threads=None, progress: bool = False,
                      chunk: int | None = None, bars: _Bars | None = None) -> dict[str, Any]:
@@ -300,6 +334,7 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
     """
     if not arms:
         raise ExperimentError("no arms; accepted: two or more --arm values (rules strings or key:value parts)")
+    games, max_games, precision, chunk = check_sizes(games, max_games, precision, chunk, mode, players, len(arms))
     parsed = [parse_arm(a, deck, policies) for a in arms]
     labels = _unique_labels([a.label for a in parsed])
     cells = [make_cell(rules=a.rules, players=players, policies=a.policies, deck=a.deck, seed=seed,

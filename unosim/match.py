@@ -255,9 +255,6 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
     return with_teams(summary, records, meta)
 
 
-# bytes of match records per match in memory (kernel buffers plus the DataFrame copy), by player count
-_MATCH_BYTES = 15
-_MATCH_BYTES_PER_SEAT = 14
 
 
 @dataclass(frozen=True)
@@ -289,8 +286,7 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
     """Check every argument of :func:`simulate_matches` without running anything."""
     known_options(options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
     round_records = boolean("round_records", options.pop("round_records", False))
-    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck,
-                                         (_MATCH_BYTES, _MATCH_BYTES_PER_SEAT))
+    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck, mode="match")
     specs = parse_policies(policies, n)
     spec = MatchSpec.checked(n, rs, **options)
     seating_name = SEATINGS[check_seating(seating)]

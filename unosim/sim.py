@@ -37,6 +37,7 @@ from .validate import (
     check_seed,
     check_threads,
     known_options,
+    record_bytes,
 )
 
 DEFAULT_BATCH = 50_000
@@ -149,13 +150,12 @@ def check_rules_fit_deck(rules: RuleSet, deck: Deck) -> None:
 
 
 def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, threads: Any, deck: str,
-                 record_bytes: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int, RuleSet, Deck]:
+                 mode: str = "round") -> tuple[int, int, int, int, RuleSet, Deck]:
     """Validate what every run needs: (players, games, threads, seed, rules, deck), in that order.
 
-    ``record_bytes``: (bytes per game, bytes per game and seat) that the run's records take in memory,
-    to refuse a run that cannot fit before anything is allocated."""
+    A run whose records would not fit in memory is refused before anything is allocated."""
     n = check_players(players)
-    g = check_games(games, 2 * (record_bytes[0] + record_bytes[1] * n) + 16 if record_bytes[0] else 0)
+    g = check_games(games, record_bytes(mode, n))
     t = check_threads(threads)
     s = check_seed(seed)
     rs = parse_rules(rules)
@@ -240,9 +240,6 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
 #: simulate()'s own keywords; match mode adds match.MATCH_OPTIONS.
 SIMULATE_OPTIONS = ("rules", "players", "policies", "games", "seed", "threads", "deck", "batch_size",
                     "progress", "seating", "mode", "first")
-# bytes of records per round held in memory (kernel buffers plus the DataFrame copy), by player count
-_ROUND_BYTES = 49
-_ROUND_BYTES_PER_SEAT = 4
 
 
 @dataclass(frozen=True)
@@ -287,8 +284,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
         known_options(match_options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to mode='match' only; "
                               "accepted: add mode='match' (--mode match), or drop it")
-    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck,
-                                         (_ROUND_BYTES, _ROUND_BYTES_PER_SEAT))
+    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     specs: list[PolicySpec] = parse_policies(policies, n)
     bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),

@@ -131,6 +131,18 @@ def check_games(games: Any, bytes_per_game: int = 0) -> int:
     return g
 
 
+#: bytes of records held in memory per game, as (per game, per game and seat): the kernels' output buffers
+#: plus the DataFrame built from them (round mode: winner, turns, points, counters, hand points per seat;
+#: match mode: winner, rounds, turns, score, round wins and seat map per seat)
+RECORD_BYTES = {"round": (49, 4), "match": (15, 14)}
+
+
+def record_bytes(mode: str, players: int) -> int:
+    """Bytes of memory one game's records take in a run of ``mode`` with ``players`` seats."""
+    base, per_seat = RECORD_BYTES[mode]
+    return 2 * (base + per_seat * players) + 16
+
+
 def physical_memory() -> int:
     """Bytes of physical memory on this machine (0 when the platform does not say)."""
     try:
