@@ -252,6 +252,9 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     from .report import make_report
 
     out_dir = _check_out(out)
+    if len(runs) == 1 and (Path(runs[0]) / "tournament.json").is_file():
+        _tournament_report(Path(runs[0]), out_dir, title)
+        return
     loaded = []
     for r in runs:
         try:
@@ -264,6 +267,69 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
         loaded.append((Path(r).name, records, meta))
     paths = make_report(loaded, out_dir, title=title)
     click.echo(f"report: {paths['summary.md']}")
+
+
+@main.command()
+@click.option("--policies", required=True,
+              help="The field: a comma list of at least two policies, e.g. random,greedy,greedy(challenge=0.5).")
+@click.option("--players", default="4", show_default=True, help="Seats at every table, 2..10.")
+@click.option("--games", default="10000", show_default=True,
+              help="Rounds (matches with --mode match) per line-up, rounded up to a multiple of --players.")
+@click.option("--mode", default="round", show_default=True, help="round or match (full games to a target score).")
+@click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
+@click.option("--deck", default="classic", show_default=True, help="Deck.")
+@click.option("--seed", default="0", show_default=True, help="Master seed: every line-up plays the same deals.")
+@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--max-lineups", default="100", show_default=True,
+              help="Play every multiset of policies up to this many line-ups, else a balanced sample of this size.")
+@click.option("--bootstrap", default="200", show_default=True, help="Bootstrap resamples for the rating intervals.")
+@click.option("--scoring", default="standard", show_default=True, help="Match scoring (with --mode match).")
+@click.option("--target", default=None, help="Match target score (with --mode match) [default: 500].")
+@click.option("--out", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
+               target, out, as_json) -> None:
+    """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
+    from .tournament import format_tournament, run_tournament, to_json
+
+    out_dir = _check_out(out)
+    try:
+        kw = {}
+        if mode == "match":
+            kw = dict(scoring=scoring, target=None if target is None else _int("target", target))
+        elif target is not None or scoring != "standard":
+            raise CliError("--target/--scoring apply to --mode match only; accepted: add --mode match")
+        result = run_tournament(policies, players=_int("players", players), games=_int("games", games),
+                                rules=rules, deck=deck, seed=_int("seed", seed), mode=mode,
+                                threads=None if threads is None else _int("threads", threads),
+                                max_lineups=_int("max-lineups", max_lineups),
+                                bootstrap=_int("bootstrap", bootstrap), out_dir=out_dir,
+                                progress=sys.stderr.isatty(), **kw)
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        from .report import make_tournament_report
+
+        make_tournament_report(result.table, result.meta, out_dir)
+    if as_json:
+        click.echo(json.dumps(to_json(result), allow_nan=False))
+    else:
+        click.echo(format_tournament(result.table, result.meta))
+        if out_dir is not None:
+            click.echo(f"tournament written to {out_dir}")
+
+
+def _tournament_report(run_dir: Path, out_dir: Path, title: str) -> None:
+    """`unosim report DIR` on a directory written by `unosim tournament --out DIR`."""
+    from .report import make_tournament_report
+    from .tournament import load_tournament
+
+    try:
+        table, meta = load_tournament(run_dir)
+    except ValueError as e:
+        raise _fail(e) from None
+    paths = make_tournament_report(table, meta, out_dir, title=title)
+    click.echo(f"report: {paths['tournament.md']}")
 
 
 def run() -> None:

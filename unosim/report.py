@@ -490,3 +490,104 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
     md_path.write_text(_markdown(prepared, title, captions), encoding="utf-8")
     written["summary.md"] = md_path
     return written
+
+
+# ---- tournaments and tuning (unosim.tournament, unosim.tune) ----------------------------------------
+
+
+def _tournament_scope(meta: Mapping[str, Any]) -> str:
+    unit = "matches" if meta["mode"] == "match" else "rounds"
+    return (f"{meta['players']} players, {len(meta['lineups'])} line-ups x {meta['games_per_lineup']:,} "
+            f"{unit}, {meta['rules']}")
+
+
+def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
+    fig, ax = _new_figure()
+    x = np.arange(len(table), dtype=float)
+    match = meta["mode"] == "match"
+    _rate_points(ax, x - (0.1 if match else 0.0), table, OKABE_ITO[0],
+                 "match win rate" if match else "round win rate")
+    if match:
+        rounds = pd.DataFrame({k: table[f"round_{k}"] for k in ("rate", "ci_lo", "ci_hi")})
+        _rate_points(ax, x + 0.1, rounds, OKABE_ITO[1], "round win rate")
+    p = int(meta["players"])
+    ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
+    ax.set_xticks(x, [str(n) for n in table.index], rotation=20 if len(table) > 4 else 0, ha="right"
+                  if len(table) > 4 else "center")
+    ax.set_xlim(-0.6, len(table) - 0.4)
+    ax.margins(y=0.15)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    ax.set_ylabel("Win rate per seat")
+    _set_title(ax, "Tournament win rate per seat", _tournament_scope(meta))
+    fig.text(0.01, 0.0, "Per-seat share over every line-up; error bars: 95% interval (deals as clusters).",
+             fontsize=7.5, color="#555555", ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    _legend(ax)
+    return _save(fig, path)
+
+
+def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
+    fig, ax = _new_figure()
+    x = np.arange(len(table), dtype=float)
+    r = table["rating"].to_numpy(float)
+    lo, hi = table["rating_lo"].to_numpy(float), table["rating_hi"].to_numpy(float)
+    yerr = np.vstack([np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)]) if np.isfinite(lo).all() else None
+    ax.errorbar(x, r, yerr=yerr, fmt="s", ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
+                color=OKABE_ITO[2], label="rating", zorder=3)
+    ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="field mean", zorder=1)
+    ax.set_xticks(x, [str(n) for n in table.index], rotation=20 if len(table) > 4 else 0, ha="right"
+                  if len(table) > 4 else "center")
+    ax.set_xlim(-0.6, len(table) - 0.4)
+    ax.margins(y=0.15)
+    ax.set_ylabel("Rating (Elo scale)")
+    _set_title(ax, "Plackett-Luce rating", _tournament_scope(meta))
+    fig.text(0.01, 0.0, "Winner first, the rest tied; 400 points = 10:1 odds. Error bars: 95% bootstrap "
+             "interval over deals.", fontsize=7.5, color="#555555", ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    _legend(ax)
+    return _save(fig, path)
+
+
+def _tournament_markdown(table: pd.DataFrame, meta: Mapping[str, Any], title: str,
+                         images: Mapping[str, str]) -> str:
+    z = z_value(LEVEL)
+    match = meta["mode"] == "match"
+    head = ["Policy", "Match win rate" if match else "Win rate per seat"]
+    head += ["Round win rate"] if match else []
+    head += ["Mean score" if match else "Mean points", "Rating", "Rating 95% CI", "Line-ups", "Seat-games"]
+    rows = []
+    for name, r in table.iterrows():
+        cells = [f"`{_md_escape(name)}`", _pm(r["rate"], r["se"], z, pct=True)]
+        if match:
+            cells.append(_pm(r["round_rate"], r["round_se"], z, pct=True))
+        ci = f"{r['rating_lo']:+.0f} to {r['rating_hi']:+.0f}" if _isnum(r["rating_lo"]) else "n/a"
+        cells += [_pm(r["mean_points"], r["points_se"], z), f"{r['rating']:+.0f}", ci,
+                  f"{int(r['lineups'])}", f"{int(r['n']):,}"]
+        rows.append(cells)
+    lines = [f"# {title}", "", f"{_tournament_scope(meta)}; line-ups: {meta['design']}; seed "
+             f"`{meta['seed']}`; every line-up plays the same deals with rotating seats. Values are "
+             "estimate ± 1.96 × standard error.", "", *_md_table(head, rows), "",
+             f"Rating: {meta['rating_model']}.", ""]
+    lines += ["## Charts", ""]
+    for fname, caption in images.items():
+        lines += [f"![{caption}]({fname})", ""]
+    lines += ["## Line-ups", ""] + [f"- `{lu['dir']}`: {', '.join(lu['policies'])}" for lu in meta["lineups"]]
+    return "\n".join(lines) + "\n"
+
+
+def make_tournament_report(table: pd.DataFrame, meta: Mapping[str, Any], out_dir: Path | str,
+                           title: str = "unosim tournament") -> dict[str, Path]:
+    """Charts and a markdown table of a tournament (:mod:`unosim.tournament`): writes
+    ``tournament_win_rate.png``, ``tournament_rating.png`` and ``tournament.md`` into ``out_dir``;
+    policies sorted by rating, best first."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = table.sort_values("rating", ascending=False)
+    captions = {"tournament_win_rate.png": "Win rate per seat", "tournament_rating.png": "Rating"}
+    with mpl.rc_context(_STYLE):
+        written = {"tournament_win_rate.png": _tournament_rate_chart(table, meta, out / "tournament_win_rate.png"),
+                   "tournament_rating.png": _tournament_rating_chart(table, meta, out / "tournament_rating.png")}
+    md = out / "tournament.md"
+    md.write_text(_tournament_markdown(table, meta, title, captions), encoding="utf-8")
+    written["tournament.md"] = md
+    return written
