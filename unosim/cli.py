@@ -332,6 +332,52 @@ def _tournament_report(run_dir: Path, out_dir: Path, title: str) -> None:
     click.echo(f"report: {paths['tournament.md']}")
 
 
+@main.command()
+@click.option("--policy", required=True,
+              help="Policy to tune; its parameters are the start, e.g. greedy or greedy(bluff=1,challenge=1).")
+@click.option("--players", default="4", show_default=True, help="Seats at the table, 2..10.")
+@click.option("--budget", default="60000", show_default=True, help="Training rounds for the whole search.")
+@click.option("--against", default="greedy(challenge=0.5)", show_default=True,
+              help="The other seats: one policy for all, or a comma list of players-1 policies.")
+@click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
+@click.option("--deck", default="classic", show_default=True, help="Deck.")
+@click.option("--seed", default="0", show_default=True, help="Master seed.")
+@click.option("--popsize", default=None, help="CMA-ES candidates per generation [default: 4 + 3 ln(parameters)].")
+@click.option("--games-per-eval", default=None, help="Rounds per candidate [default: from the budget].")
+@click.option("--eval-games", default=None, help="Out-of-sample rounds for the tuned and the starting policy "
+                                                 "[default: max(2000, budget/2)].")
+@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--out", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, threads, out,
+         as_json) -> None:
+    """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
+    from .tune import format_tune, save_tune, to_json
+    from .tune import tune as run_tune
+
+    out_dir = _check_out(out)
+
+    def opt(name, value):
+        return None if value is None else _int(name, value)
+
+    try:
+        result = run_tune(policy, players=_int("players", players), budget=_int("budget", budget),
+                          against=against, rules=rules, deck=deck, seed=_int("seed", seed),
+                          popsize=opt("popsize", popsize), games_per_eval=opt("games-per-eval", games_per_eval),
+                          eval_games=opt("eval-games", eval_games), threads=opt("threads", threads),
+                          progress=sys.stderr.isatty())
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        save_tune(result, out_dir)
+    if as_json:
+        click.echo(json.dumps(to_json(result), allow_nan=False))
+    else:
+        click.echo(format_tune(result))
+        if out_dir is not None:
+            click.echo(f"tuned policy written to {out_dir / 'tuned_policy.txt'}")
+
+
 def run() -> None:
     """Console entry point: click usage errors become one line on stderr, exit code 2."""
     try:

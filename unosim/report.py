@@ -591,3 +591,37 @@ def make_tournament_report(table: pd.DataFrame, meta: Mapping[str, Any], out_dir
     md.write_text(_tournament_markdown(table, meta, title, captions), encoding="utf-8")
     written["tournament.md"] = md
     return written
+
+
+def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation: Mapping[str, Any],
+                      path: Path | str) -> Path:
+    """Convergence of a tuning run (:mod:`unosim.tune`): the candidates' win rates per generation
+    (mean and best; all candidates of a generation on the same deals) with the out-of-sample win
+    rates of the tuned and starting policies, and the search mean's parameters per generation."""
+    with mpl.rc_context(_STYLE):
+        fig = Figure(figsize=(FIGSIZE[0], 7.0), dpi=DPI, layout="constrained")
+        FigureCanvasAgg(fig)
+        ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2, sharex=None)
+        x = history["games"].to_numpy(float)
+        ax.plot(x, history["mean_rate"], "-o", ms=3, color=OKABE_ITO[0], label="generation mean")
+        ax.plot(x, history["best_rate"], ":", marker=".", color=OKABE_ITO[1], label="generation best")
+        end = x[-1] * 1.04 if len(x) else 1.0
+        for k, (key, color) in enumerate((("tuned", OKABE_ITO[2]), ("start", OKABE_ITO[3]))):
+            e = evaluation[key]
+            ax.errorbar([end + k * 0.02 * end], [e["rate"]], yerr=[[e["rate"] - e["ci_lo"]], [e["ci_hi"] - e["rate"]]],
+                        fmt="s", ms=5, capsize=4, color=color, label=f"{key}, out of sample (95% CI)", zorder=3)
+        p = int(meta["players"])
+        ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+        ax.set_ylabel("Candidate win rate")
+        _set_title(ax, f"Tuning {meta['policy']} with CMA-ES",
+                   f"{p} players vs {', '.join(dict.fromkeys(meta['against']))}, {meta['rules']}")
+        _legend(ax)
+        for i, prm in enumerate(meta["params"]):
+            bx.plot(x, history[f"mean_{prm['name']}"], "-", color=OKABE_ITO[i % len(OKABE_ITO)], label=prm["name"])
+        bx.set_xlabel(f"Training rounds ({meta['popsize']} candidates x {meta['games_per_eval']:,} rounds "
+                      "per generation)")
+        bx.set_ylabel("Search mean")
+        bx.set_title("Parameters of the search mean", loc="left")
+        _legend(bx)
+        return _save(fig, Path(path))
