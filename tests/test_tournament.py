@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections import Counter
 
 import numpy as np
 import pandas as pd
 import pytest
+from cli_errors import assert_one_line_error
 from click.testing import CliRunner
 
 from unosim import simulate
 from unosim.cli import main
-from unosim.cli import run as cli_run
 from unosim.io import load_run
 from unosim.tournament import (
     TABLE_COLUMNS,
@@ -160,16 +159,5 @@ BAD = [
 
 @pytest.mark.parametrize("args,needle", BAD)
 def test_bad_input_one_line_exit_2(args, needle, tmp_path, monkeypatch, capsys):
-    def fill(s: str) -> str:
-        return s.replace("{tmp}", str(tmp_path))
-
-    monkeypatch.setattr(sys, "argv", ["unosim", *map(fill, args)])
-    with pytest.raises(SystemExit) as ei:
-        cli_run()
-    cap = capsys.readouterr()
-    assert ei.value.code == 2, cap.err
-    lines = cap.err.splitlines()
-    assert len(lines) == 1, cap.err
-    assert lines[0].startswith("error: ")
-    assert fill(needle) in lines[0]
-    assert "Traceback" not in cap.err and "Traceback" not in cap.out
+    fill = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert_one_line_error(fill, needle.replace("{tmp}", str(tmp_path)), monkeypatch, capsys)

@@ -4,16 +4,15 @@ improvement out of sample, files and CLI errors."""
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from cli_errors import assert_one_line_error
 from click.testing import CliRunner
 
 from unosim import tune as tune_mod
 from unosim.cli import main
-from unosim.cli import run as cli_run
 from unosim.policies import POLICIES, PolicyError, parse_policies, parse_policy
 from unosim.tune import Param, policy_string, tunable_params, tunable_policies, tune
 
@@ -114,13 +113,4 @@ BAD = [
 
 @pytest.mark.parametrize("args,needle", BAD)
 def test_bad_input_one_line_exit_2(args, needle, monkeypatch, capsys):
-    monkeypatch.setattr(sys, "argv", ["unosim", *args])
-    with pytest.raises(SystemExit) as ei:
-        cli_run()
-    cap = capsys.readouterr()
-    assert ei.value.code == 2, cap.err
-    lines = cap.err.splitlines()
-    assert len(lines) == 1, cap.err
-    assert lines[0].startswith("error: ")
-    assert needle in lines[0]
-    assert "Traceback" not in cap.err and "Traceback" not in cap.out
+    assert_one_line_error(args, needle, monkeypatch, capsys)
