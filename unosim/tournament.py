@@ -372,8 +372,8 @@ def load_tournament(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
         raise TournamentError(f"{str(run_dir)!r} is not a saved tournament; accepted: a directory "
                               "written by `unosim tournament --out DIR` (tournament.json)")
     obj = json.loads(path.read_text())
-    table = pd.DataFrame(obj["table"]).set_index("policy").astype(float, errors="ignore")
-    return table.fillna(np.nan), obj["meta"]
+    table = pd.DataFrame(obj["table"]).set_index("policy").apply(pd.to_numeric)  # None -> NaN
+    return table, obj["meta"]
 
 
 def format_tournament(table: pd.DataFrame, meta: dict[str, Any]) -> str:
