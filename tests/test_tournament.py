@@ -67,6 +67,9 @@ def test_win_rates_add_up_with_capped_rounds():
         for i in wp[wp >= 0]:
             wins[lu[i]] += 1
     assert {k: int(v) for k, v in tab["wins"].items()} == dict(wins)
+    by = t.by_lineup  # each line-up's own stats.policy_table
+    assert by.groupby("policy")["wins"].sum().to_dict() == dict(wins)
+    assert (by["n"] == by["seats"] * meta["games_per_lineup"]).all()
 
 
 def test_rating_orders_random_below_greedy():
@@ -94,6 +97,8 @@ def test_every_lineup_plays_the_same_deals(tmp_path):
     assert meta["field"] == ["random", "greedy"]
     pd.testing.assert_series_equal(table["wins"].astype(np.int64), t.table["wins"], check_names=False)
     assert (out / "tournament.csv").is_file()
+    lineups_csv = pd.read_csv(out / "lineups.csv")
+    assert sorted(set(lineups_csv["lineup"])) == list(range(len(t.lineups)))
 
 
 def test_match_mode_rates_add_up():

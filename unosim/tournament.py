@@ -51,7 +51,7 @@ import pandas as pd
 from .match import _ratio_se
 from .policies import parse_policy, split_top_level
 from .sim import SimulationError, check_games, check_players, simulate
-from .stats import z_value
+from .stats import policy_table, z_value
 
 __all__ = ["TournamentError", "TournamentResult", "parse_field", "choose_lineups", "run_tournament",
            "fit_ratings", "save_tournament", "load_tournament", "format_tournament", "TABLE_COLUMNS"]
@@ -78,6 +78,7 @@ class TournamentResult:
     meta: dict[str, Any]
     lineups: list[tuple[str, ...]]
     runs: list[Any] = field(default_factory=list)  # SimulationResult per line-up (keep_runs=True)
+    by_lineup: pd.DataFrame | None = None    # stats.policy_table of every line-up, stacked
 
 
 # ---- the field and its line-ups ---------------------------------------------------------------------
@@ -273,7 +274,9 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
 
     ``games`` counts rounds (matches in match mode) per line-up.  With ``out_dir`` each line-up's
     run is saved under ``out_dir/lineups/NNN`` (:func:`unosim.io.save_run`) and the table into
-    ``tournament.json`` / ``tournament.csv``.  ``keep_runs`` keeps every line-up's
+    ``tournament.json`` / ``tournament.csv``, and every line-up's own
+    :func:`unosim.stats.policy_table` (Wilson intervals) into ``lineups.csv`` (``result.by_lineup``).
+    ``keep_runs`` keeps every line-up's
     :class:`~unosim.sim.SimulationResult` in ``result.runs``.
     """
     names = parse_field(policies)
@@ -287,7 +290,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     g = -(-check_games(games) // n) * n
     index = {nm: i for i, nm in enumerate(names)}
     seats = np.array([[lu.count(nm) for nm in names] for lu in lineups], np.float64)
-    winners, runs = [], []
+    winners, runs, per_lineup = [], [], []
     points = round_wins = rounds_den = None
     bar = None
     if progress:
@@ -300,6 +303,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
                            deck=deck, seating="rotate", mode=mode, **match_options)
             w, p, rw, rd = _lineup_arrays(res, lu, index, mode, len(names))
             winners.append(w)
+            per_lineup.append(policy_table(res.records, res.meta).reset_index().assign(lineup=li))
             points = p if points is None else points + p
             if mode == "match":
                 round_wins = rw if round_wins is None else round_wins + rw
@@ -329,7 +333,8 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     }
     if mode == "match":
         meta.update(scoring=res.meta["scoring"], target=res.meta["target"])
-    result = TournamentResult(table, meta, lineups, runs)
+    by_lineup = pd.concat(per_lineup, ignore_index=True).set_index(["lineup", "policy"])
+    result = TournamentResult(table, meta, lineups, runs, by_lineup)
     if out_dir is not None:
         save_tournament(result, Path(out_dir))
     return result
@@ -356,13 +361,18 @@ def to_json(result: TournamentResult) -> dict[str, Any]:
 
 
 def save_tournament(result: TournamentResult, out_dir: Path) -> dict[str, Path]:
-    """Write ``tournament.json`` (meta + table) and ``tournament.csv`` (the table) into ``out_dir``."""
+    """Write ``tournament.json`` (meta + table), ``tournament.csv`` (the table) and ``lineups.csv``
+    (the per line-up tables) into ``out_dir``."""
     from .io import _write_json
 
     out_dir.mkdir(parents=True, exist_ok=True)
     _write_json(out_dir / "tournament.json", to_json(result))
     result.table.to_csv(out_dir / "tournament.csv")
-    return {"tournament.json": out_dir / "tournament.json", "tournament.csv": out_dir / "tournament.csv"}
+    paths = {"tournament.json": out_dir / "tournament.json", "tournament.csv": out_dir / "tournament.csv"}
+    if result.by_lineup is not None:
+        result.by_lineup.to_csv(out_dir / "lineups.csv")
+        paths["lineups.csv"] = out_dir / "lineups.csv"
+    return paths
 
 
 def load_tournament(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
