@@ -501,6 +501,13 @@ def _tournament_scope(meta: Mapping[str, Any]) -> str:
             f"{unit}, {meta['rules']}")
 
 
+def _policy_ticks(ax: Axes, x: np.ndarray, table: pd.DataFrame) -> None:
+    """Policy names under the points; slanted (anchored at the tick) when there are many."""
+    slant = len(table) > 4
+    ax.set_xticks(x, [str(n) for n in table.index], rotation=20 if slant else 0,
+                  ha="right" if slant else "center", rotation_mode="anchor")
+
+
 def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
     fig, ax = _new_figure()
     x = np.arange(len(table), dtype=float)
@@ -512,8 +519,7 @@ def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: P
         _rate_points(ax, x + 0.1, rounds, OKABE_ITO[1], "round win rate")
     p = int(meta["players"])
     ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
-    ax.set_xticks(x, [str(n) for n in table.index], rotation=20 if len(table) > 4 else 0, ha="right"
-                  if len(table) > 4 else "center")
+    _policy_ticks(ax, x, table)
     ax.set_xlim(-0.6, len(table) - 0.4)
     ax.margins(y=0.15)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
@@ -535,8 +541,7 @@ def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path:
     ax.errorbar(x, r, yerr=yerr, fmt="s", ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
                 color=OKABE_ITO[2], label="rating", zorder=3)
     ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="field mean", zorder=1)
-    ax.set_xticks(x, [str(n) for n in table.index], rotation=20 if len(table) > 4 else 0, ha="right"
-                  if len(table) > 4 else "center")
+    _policy_ticks(ax, x, table)
     ax.set_xlim(-0.6, len(table) - 0.4)
     ax.margins(y=0.15)
     ax.set_ylabel("Rating (Elo scale)")
