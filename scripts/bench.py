@@ -4,6 +4,11 @@
 Timings exclude compilation (each configuration is warmed up first).  Cold compile runs in a fresh
 process against an empty numba cache directory; cached start-up is a fresh process with the
 project's cache already written (what a user sees on every run after the first).
+
+The official ``random`` rows on one thread also show the C reference (``scripts/bench/ref_official.c``,
+the same rounds hand-written in C, built with ``cc -O2`` or ``$CC``) and unosim's speed as a ratio to
+it.  Both are timed in the same run, interleaved (unosim, C, unosim, C), best of 2 each, since absolute
+figures on a shared machine drift from run to run.  Without a C compiler those columns stay empty.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
+import cref
+
+ROOT = Path(__file__).resolve().parent.parent
 STARTUP = (
     "import time; t=time.perf_counter(); from unosim.sim import warm_up; warm_up(); "
     "import unosim.scenario as s; s.play(players=4, seed=1, policies='random'); "
@@ -31,17 +40,48 @@ def startup_seconds(cache_dir: str | None) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic") -> float:
+def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
+         c_exe: Path | None = None) -> tuple[float, float | None]:
+    """Best of 2 timed runs (after a warm-up): unosim's rounds/s, and the C reference's (same
+    players and rounds, run between unosim's) when ``c_exe`` is given, else None."""
     from unosim import simulate
 
     simulate(rules=rules, players=players, policies=policies, games=1000, seed=1, threads=threads, deck=deck)
     best = 0.0
+    best_c = None
     for rep in range(2):
         t0 = time.perf_counter()
         simulate(rules=rules, players=players, policies=policies, games=games, seed=rep, threads=threads,
                  deck=deck)
         best = max(best, games / (time.perf_counter() - t0))
-    return best
+        if c_exe is not None:
+            best_c = max(best_c or 0.0, cref.run(c_exe, players, games, seed=rep)["rounds_per_s"])
+    return best, best_c
+
+
+def build_c_reference() -> Path | None:
+    """Compile the C reference into build/cref/; None (with a printed note) without a compiler."""
+    cc = cref.compiler()
+    if cc is None:
+        wanted = f"$CC={os.environ['CC']!r}" if os.environ.get("CC", "").strip() else "cc"
+        print(f"C reference: skipped (no C compiler: {wanted} not found)")
+        return None
+    try:
+        exe = cref.build(ROOT / "build" / "cref", cc)
+    except RuntimeError as e:
+        print(f"C reference: skipped ({e})")
+        return None
+    version = cref.compiler_version(cc)
+    print(f"C reference: {cref.SOURCE.relative_to(ROOT)}, {' '.join([*cc, *cref.CFLAGS])}"
+          + (f" ({version})" if version else ""))
+    return exe
+
+
+def fmt_c(c_rate: float | None, r: float) -> str:
+    """The C columns of a row: C rounds/s and unosim's ratio to it (blank where not measured)."""
+    if c_rate is None:
+        return ""
+    return f" {c_rate:>12,.0f} {r / c_rate:>7.2f}x"
 
 
 def main() -> None:
@@ -58,18 +98,24 @@ def main() -> None:
     cached = startup_seconds(None)
     print(f"cold compile (empty cache):  {cold:6.1f} s")
     print(f"cached start-up:             {cached:6.2f} s", flush=True)
+    c_exe = build_c_reference()
     players_list = (4,) if args.quick else (2, 4, 6)
-    print(f"\n{'rules':<12} {'players':>7} {'policy':<8} {'threads':>7} {'rounds/s':>12}")
+    c_head = f" {'C rounds/s':>12} {'vs C':>8}" if c_exe is not None else ""
+    print(f"\n{'rules':<12} {'players':>7} {'policy':<8} {'threads':>7} {'rounds/s':>12}{c_head}")
     for rules in ("official",):
         for n in players_list:
             for pol in ("random", "greedy"):
                 for th in sorted({1, ncpu}):
-                    r = rate(rules, n, pol, args.games, th)
-                    rows.append({"rules": rules, "players": n, "policy": pol, "threads": th, "rounds_per_s": r})
-                    print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}", flush=True)
+                    with_c = c_exe if (pol == "random" and th == 1) else None
+                    r, c_rate = rate(rules, n, pol, args.games, th, c_exe=with_c)
+                    row = {"rules": rules, "players": n, "policy": pol, "threads": th, "rounds_per_s": r}
+                    if c_rate is not None:
+                        row.update(c_rounds_per_s=c_rate, ratio_to_c=r / c_rate)
+                    rows.append(row)
+                    print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}{fmt_c(c_rate, r)}", flush=True)
     for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
                         ("party", "classic"), ("everything", "classic"), ("official", "flip")):
-        r = rate(rules, 4, "random", args.games, 1, deck)
+        r, _ = rate(rules, 4, "random", args.games, 1, deck)
         label = rules if deck == "classic" else f"{rules} ({deck})"
         rows.append({"rules": rules, "deck": deck, "players": 4, "policy": "random", "threads": 1,
                      "rounds_per_s": r})

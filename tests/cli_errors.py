@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from unosim.cli import run as cli_run
 
 
-def assert_one_line_error(args: list[str], needle: str, monkeypatch, capsys) -> None:
+def assert_one_line_error(args: list[str], needle: str, capsys) -> None:
     """Run the console entry point on ``args``; it must exit 2 with one error line naming ``needle``."""
-    monkeypatch.setattr(sys, "argv", ["unosim", *args])
     with pytest.raises(SystemExit) as ei:
-        cli_run()
+        cli_run(args)
     cap = capsys.readouterr()
     assert ei.value.code == 2, cap.err
     lines = cap.err.splitlines()

@@ -146,7 +146,7 @@ def test_cli_tournament_json_files_and_report(tmp_path):
 
 BAD = [
     (["tournament", "--policies", "bogus,greedy", "--games", "10"], "bogus"),
-    (["tournament", "--policies", "greedy", "--games", "10"], "at least two policies"),
+    (["tournament", "--policies", "greedy", "--games", "10", "--out", "{tmp}/never"], "at least two policies"),
     (["tournament", "--policies", "greedy,greedy", "--games", "10"], "twice"),
     (["tournament", "--policies", "random,greedy", "--games", "0"], "games=0"),
     (["tournament", "--policies", "random,greedy", "--games", "abc"], "abc"),
@@ -155,7 +155,7 @@ BAD = [
     (["tournament", "--policies", "random,greedy", "--mode", "bogus"], "bogus"),
     (["tournament", "--policies", "random,greedy", "--max-lineups", "0"], "max_lineups=0"),
     (["tournament", "--policies", "random,greedy", "--bootstrap", "-1"], "bootstrap=-1"),
-    (["tournament", "--policies", "random,greedy", "--rules", "bogus_rule"], "bogus_rule"),
+    (["tournament", "--policies", "random,greedy", "--rules", "bogus_rule", "--out", "{tmp}/never"], "bogus_rule"),
     (["tournament", "--policies", "random,greedy", "--target", "100"], "--target"),
     (["tournament", "--policies", "random,greedy(bluff=2)"], "bluff=2"),
     (["report", "{tmp}", "--out", "{tmp}/rep"], "{tmp}"),
@@ -163,6 +163,7 @@ BAD = [
 
 
 @pytest.mark.parametrize("args,needle", BAD)
-def test_bad_input_one_line_exit_2(args, needle, tmp_path, monkeypatch, capsys):
+def test_bad_input_one_line_exit_2(args, needle, tmp_path, capsys):
     fill = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    assert_one_line_error(fill, needle.replace("{tmp}", str(tmp_path)), monkeypatch, capsys)
+    assert_one_line_error(fill, needle.replace("{tmp}", str(tmp_path)), capsys)
+    assert not (tmp_path / "never").exists()  # no output folder for a refused command

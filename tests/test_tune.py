@@ -97,7 +97,7 @@ def test_cli_tune_writes_the_tuned_policy(tmp_path):
 BAD = [
     (["tune", "--policy", "bogus"], "bogus"),
     (["tune", "--policy", "random,greedy"], "random,greedy"),
-    (["tune", "--policy", "greedy", "--budget", "0"], "budget=0"),
+    (["tune", "--policy", "greedy", "--budget", "0", "--out", "{tmp}/never"], "budget=0"),
     (["tune", "--policy", "greedy", "--budget", "-5"], "budget=-5"),
     (["tune", "--policy", "greedy", "--budget", "abc"], "abc"),
     (["tune", "--policy", "greedy", "--budget", "10"], "budget=10"),
@@ -107,10 +107,15 @@ BAD = [
     (["tune", "--policy", "greedy", "--against", "bogus"], "bogus"),
     (["tune", "--policy", "greedy(bluff=2)"], "bluff=2"),
     (["tune", "--policy", "greedy", "--popsize", "1"], "popsize=1"),
-    (["tune", "--policy", "greedy", "--rules", "bogus_rule", "--budget", "100000"], "bogus_rule"),
+    (["tune", "--policy", "greedy", "--rules", "bogus_rule", "--budget", "100000", "--out", "{tmp}/never"],
+     "bogus_rule"),
+    (["tune", "--policy", "greedy", "--eval-games", "0"], "eval_games=0"),
+    (["tune", "--policy", "greedy", "--games-per-eval", "0"], "games_per_eval=0"),
+    (["tune", "--policy", "greedy", "--seed", "-1"], "seed=-1"),
 ]
 
 
 @pytest.mark.parametrize("args,needle", BAD)
-def test_bad_input_one_line_exit_2(args, needle, monkeypatch, capsys):
-    assert_one_line_error(args, needle, monkeypatch, capsys)
+def test_bad_input_one_line_exit_2(args, needle, tmp_path, capsys):
+    assert_one_line_error([a.replace("{tmp}", str(tmp_path)) for a in args], needle, capsys)
+    assert not (tmp_path / "never").exists()  # no output folder for a refused command

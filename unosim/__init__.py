@@ -10,7 +10,18 @@ __version__ = "0.1.0"
 # Bumped whenever the same seed, rules and policies would give different results.
 ENGINE_VERSION = 1
 
-__all__ = ["__version__", "ENGINE_VERSION", "simulate", "SimulationResult"]
+from .errors import (  # noqa: E402  (light: no numba, no numpy)
+    DeckError,
+    PolicyError,
+    RuleError,
+    RunFileError,
+    ScenarioError,
+    SimulationError,
+    UnosimError,
+)
+
+__all__ = ["__version__", "ENGINE_VERSION", "simulate", "SimulationResult", "UnosimError", "SimulationError",
+           "RuleError", "PolicyError", "DeckError", "ScenarioError", "RunFileError"]
 
 
 def __getattr__(name: str):

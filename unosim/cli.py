@@ -28,8 +28,11 @@ def _fail(exc: Exception) -> CliError:
 
 
 def _check_out(out: str | None) -> Path | None:
+    """The --out folder, created (with its parents) only once everything else has been checked."""
     if out is None:
         return None
+    if not out.strip():
+        raise CliError(f"--out {out!r} is empty; accepted: a directory path")
     p = Path(out)
     try:
         p.mkdir(parents=True, exist_ok=True)
@@ -42,10 +45,13 @@ def _check_out(out: str | None) -> Path | None:
     return p
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(__version__, prog_name="unosim")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """unosim: Monte-Carlo strategy simulator for UNO and its variants."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 @main.command()
@@ -78,32 +84,36 @@ def main() -> None:
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
              mode, scoring, target, partners, max_rounds, round_records) -> None:
     """Simulate many rounds (or full matches) and summarise them."""
-    from .sim import simulate as run
+    from .sim import check_simulate
 
-    out_dir = _check_out(out)
     try:
         kw = dict(rules=rules, players=_int("players", players), policies=policies,
-                  games=_int("games", games), seed=_int("seed", seed),
-                  threads=None if threads is None else _int("threads", threads), deck=deck,
-                  batch_size=None if batch_size is None else _int("batch-size", batch_size),
-                  seating=seating, mode=mode)
+                  games=_int("games", games), seed=_int("seed", seed), threads=_int("threads", threads),
+                  deck=deck, batch_size=_int("batch-size", batch_size), seating=seating, mode=mode,
+                  progress=sys.stderr.isatty())
         if mode == "match":
-            kw.update(scoring=scoring, target=None if target is None else _int("target", target),
-                      partners=partners, max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
-        elif target is not None or partners or round_records or scoring != "standard":
-            raise CliError("--target/--scoring/--partners/--round-records apply to --mode match only; "
-                           "accepted: add --mode match")
-        result = run(**kw, progress=sys.stderr.isatty())
+            kw.update(scoring=scoring, target=_int("target", target), partners=partners,
+                      max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
+        elif target is not None or partners or round_records or scoring != "standard" or max_rounds != "1000":
+            raise CliError("--target/--scoring/--partners/--max-rounds/--round-records apply to --mode match "
+                           "only; accepted: add --mode match")
+        if out is None and (report or round_records):
+            raise CliError(f"{'--report' if report else '--round-records'} writes into the --out folder; "
+                           "accepted: add --out DIR")
+        planned = check_simulate(**kw)
     except ValueError as e:
         raise _fail(e) from None
+    out_dir = _check_out(out)
+    result = planned.execute()
     if out_dir is not None:
         from .io import save_run
 
         save_run(result, out_dir)
-        if report and mode == "round":
-            from .report import make_report
+        if report:
+            from .report import make_match_report, make_report
 
-            make_report([(result.meta["rules"], result.records, result.meta)], out_dir)
+            make = make_match_report if mode == "match" else make_report
+            make([(result.meta["rules"], result.records, result.meta)], out_dir)
     if as_json:
         click.echo(json.dumps(result.summary, allow_nan=False))
     else:
@@ -116,11 +126,11 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         sys.exit(130)
 
 
-def _int(name: str, value) -> int:
-    try:
-        return int(str(value).replace("_", ""))
-    except ValueError:
-        raise CliError(f"--{name} {value!r} is not an integer; accepted: an integer") from None
+def _int(option: str, value: str | None) -> int | None:
+    """An integer option's text (``1_000_000`` allowed); its range is checked by the API."""
+    from .validate import parse_cli_int
+
+    return parse_cli_int(option, value)
 
 
 def _f(x, spec: str) -> str:
@@ -157,29 +167,78 @@ def format_summary(s: dict) -> str:
 
 
 def format_match_summary(s: dict) -> str:
-    """A readable table of a match-mode summary with 95% confidence half-widths."""
+    """A readable table of a match-mode summary with 95% confidence half-widths (teams in partners mode)."""
     from .report import fmt_pm
 
     lines = [
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {s['scoring']} to {s['target']}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
         f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
+    ]
+    if s.get("scoring_note"):
+        lines.append(f"scores    {s['scoring_note']}")
+    lines += [
         "",
         f"mean rounds per match   {fmt_pm(s['mean_rounds'], 1.96 * (s['se_rounds'] or 0))}   "
         f"(sd {_f(s['sd_rounds'], '.2f')})",
         "",
-        "seat  match win rate     round win rate     mean final score",
     ]
-    for i in range(s["players"]):
-        lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * (s['seat_match_win_rate_se'][i] or 0), pct=True):<18} "
-                     f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True):<18} "
-                     f"{_f(s['mean_final_score_by_seat'][i], '.1f')}")
-    lines += ["", "policy                     match win rate per seat   round win rate per seat"]
-    for name in s["policy_match_win_rate"]:
-        lines.append(f"{name:<26} {fmt_pm(s['policy_match_win_rate'][name], 1.96 * (s['policy_match_win_rate_se'][name] or 0), pct=True):<25} "
-                     f"{fmt_pm(s['policy_round_win_rate'][name], 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
+    if s.get("partners"):
+        lines += _format_team_tables(s)
+    else:
+        lines.append("seat  match win rate     round win rate     mean final score")
+        for i in range(s["players"]):
+            lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * (s['seat_match_win_rate_se'][i] or 0), pct=True):<18} "
+                         f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True):<18} "
+                         f"{_f(s['mean_final_score_by_seat'][i], '.1f')}")
+    if "policy_match_win_rate" in s:
+        lines += ["", "policy                     match win rate per seat   round win rate per seat"]
+        for name in s["policy_match_win_rate"]:
+            lines.append(f"{name:<26} {fmt_pm(s['policy_match_win_rate'][name], 1.96 * (s['policy_match_win_rate_se'][name] or 0), pct=True):<25} "
+                         f"{fmt_pm(s['policy_round_win_rate'][name], 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
+    elif len(s["policy_round_win_rate"]) > 1:
+        lines += ["", "policy                     round win rate per seat"]
+        for name, rate in s["policy_round_win_rate"].items():
+            lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
     lines += ["", f"{s['games_per_second']:,.0f} matches/s on {s.get('threads')} threads; engine v{s.get('engine_version')}"]
     return "\n".join(lines)
+
+
+def _format_team_tables(s: dict) -> list[str]:
+    """Partners mode: the team table, the win rate per team composition and the relabelled seat table."""
+    from .report import fmt_ci, fmt_pm
+
+    half = s["teams"]
+    pols = s["team_policies"] or [[f"({s['seating']})"] for _ in range(half)]
+    names = ["+".join(p) for p in pols]
+    w = max(14, *(len(nm) + 2 for nm in names))
+    lines = [f"teams     {half} teams of two: seats i and i+{half} are partners and share one score",
+             "",
+             f"team  seats  {'policies':<{w}} {'match win rate (95% CI)':<27} {'round win rate':<18} mean final score"]
+    for t in range(half):
+        a, b = s["team_seats"][t]
+        lines.append(f"{t:>4}  {f'{a}+{b}':<6} {names[t]:<{w}} "
+                     f"{fmt_ci(s['team_match_win_rate'][t], *s['team_match_win_rate_ci'][t]):<27} "
+                     f"{fmt_pm(s['team_round_win_rate'][t], 1.96 * (s['team_round_win_rate_se'][t] or 0), pct=True):<18} "
+                     f"{fmt_pm(s['team_mean_final_score'][t], 1.96 * (s['team_mean_final_score_se'][t] or 0))}")
+    rows = s["team_composition_match_win_rate"]
+    lu_w = max(len("line-up") + 2, *(len(r["line_up"]) + 2 for r in rows))
+    tw = max(len("team") + 2, *(len(r["team"]) + 2 for r in rows))
+    lines += ["", f"{'line-up':<{lu_w}} {'team':<{tw}} {'matches':>9}   match win rate per team (95% CI)"]
+    last = None
+    for r in rows:
+        same = r["line_up"] == last
+        last = r["line_up"]
+        lines.append(f"{'' if same else r['line_up']:<{lu_w}} {r['team']:<{tw}} "
+                     f"{'' if same else format(r['matches'], ','):>9}   {fmt_ci(r['win_rate'], r['ci_lo'], r['ci_hi'])}"
+                     + (f"   (x{r['teams']} teams, per-team share)" if r["teams"] > 1 else ""))
+    lines += ["", "seat  team  went out in the deciding round   round win rate"]
+    for i in range(s["players"]):
+        lines.append(f"{i:>4}  {i % half:>4}  "
+                     f"{fmt_pm(s['seat_went_out_deciding_round'][i], 1.96 * (s['seat_went_out_deciding_round_se'][i] or 0), pct=True):<32} "
+                     f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True)}")
+    lines.append("(the partner whose last card won the match for the team; not a win of its own)")
+    return lines
 
 
 @main.command("rules")
@@ -219,17 +278,18 @@ def demo(out: str, games: str, seed: str) -> None:
     """The built-in default job: official vs house rules, random vs greedy, with a report."""
     from .io import save_run
     from .report import make_report
-    from .sim import simulate as run
+    from .sim import check_simulate
 
+    try:
+        n_games, s = _int("games", games), _int("seed", seed)
+        planned = [check_simulate(rules=rules, players=players, policies=policies, games=n_games, seed=s,
+                                  progress=sys.stderr.isatty()) for _, rules, players, policies in DEMO_JOBS]
+    except ValueError as e:
+        raise _fail(e) from None
     out_dir = _check_out(out)
-    n_games, s = _int("games", games), _int("seed", seed)
     runs = []
-    for label, rules, players, policies in DEMO_JOBS:
-        try:
-            r = run(rules=rules, players=players, policies=policies, games=n_games, seed=s,
-                    progress=sys.stderr.isatty())
-        except ValueError as e:
-            raise _fail(e) from None
+    for (label, *_), job in zip(DEMO_JOBS, planned, strict=True):
+        r = job.execute()
         slug = "".join(ch if ch.isalnum() else "_" for ch in label).strip("_")
         save_run(r, out_dir / "runs" / slug)
         runs.append((label, r.records, r.meta))
@@ -247,13 +307,12 @@ def demo(out: str, games: str, seed: str) -> None:
 @click.option("--out", required=True, help="Directory for the report.")
 @click.option("--title", default="unosim report", show_default=True)
 def report(runs: tuple[str, ...], out: str, title: str) -> None:
-    """Charts and tables comparing saved runs (directories written by `simulate --out`)."""
+    """Charts and tables comparing saved runs (directories written by `simulate --out`; all round mode or all match mode)."""
     from .io import load_run
-    from .report import make_report
+    from .report import make_match_report, make_report
 
-    out_dir = _check_out(out)
     if len(runs) == 1 and (Path(runs[0]) / "tournament.json").is_file():
-        _tournament_report(Path(runs[0]), out_dir, title)
+        _tournament_report(Path(runs[0]), out, title)
         return
     loaded = []
     for r in runs:
@@ -261,11 +320,14 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
             records, meta = load_run(Path(r))
         except ValueError as e:
             raise _fail(e) from None
-        if meta.get("mode") == "match":
-            raise CliError(f"{r!r} is a match-mode run; accepted: runs of --mode round "
-                           "(match summaries are in its summary.json)")
         loaded.append((Path(r).name, records, meta))
-    paths = make_report(loaded, out_dir, title=title)
+    modes = [meta.get("mode", "round") for _, _, meta in loaded]
+    odd = next((r for r, m in zip(runs, modes, strict=True) if m != modes[0]), None)
+    if odd is not None:
+        raise CliError(f"{odd!r} is a {modes[runs.index(odd)]}-mode run but {runs[0]!r} is a {modes[0]}-mode run; "
+                       "accepted: runs of one mode (all --mode round or all --mode match)")
+    make = make_match_report if modes[0] == "match" else make_report
+    paths = make(loaded, _check_out(out), title=title)
     click.echo(f"report: {paths['summary.md']}")
 
 
@@ -290,21 +352,19 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
                target, out, as_json) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
-    from .tournament import format_tournament, run_tournament, to_json
+    from .tournament import check_tournament, format_tournament, run_tournament, to_json
 
-    out_dir = _check_out(out)
     try:
-        kw = {}
+        kw = dict(players=_int("players", players), games=_int("games", games), rules=rules, deck=deck,
+                  seed=_int("seed", seed), mode=mode, threads=_int("threads", threads),
+                  max_lineups=_int("max-lineups", max_lineups), bootstrap=_int("bootstrap", bootstrap))
         if mode == "match":
-            kw = dict(scoring=scoring, target=None if target is None else _int("target", target))
+            kw.update(scoring=scoring, target=_int("target", target))
         elif target is not None or scoring != "standard":
             raise CliError("--target/--scoring apply to --mode match only; accepted: add --mode match")
-        result = run_tournament(policies, players=_int("players", players), games=_int("games", games),
-                                rules=rules, deck=deck, seed=_int("seed", seed), mode=mode,
-                                threads=None if threads is None else _int("threads", threads),
-                                max_lineups=_int("max-lineups", max_lineups),
-                                bootstrap=_int("bootstrap", bootstrap), out_dir=out_dir,
-                                progress=sys.stderr.isatty(), **kw)
+        check_tournament(policies, **kw)
+        out_dir = _check_out(out)
+        result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), **kw)
     except ValueError as e:
         raise _fail(e) from None
     if out_dir is not None:
@@ -319,7 +379,7 @@ def tournament(policies, players, games, mode, rules, deck, seed, threads, max_l
             click.echo(f"tournament written to {out_dir}")
 
 
-def _tournament_report(run_dir: Path, out_dir: Path, title: str) -> None:
+def _tournament_report(run_dir: Path, out: str, title: str) -> None:
     """`unosim report DIR` on a directory written by `unosim tournament --out DIR`."""
     from .report import make_tournament_report
     from .tournament import load_tournament
@@ -328,7 +388,7 @@ def _tournament_report(run_dir: Path, out_dir: Path, title: str) -> None:
         table, meta = load_tournament(run_dir)
     except ValueError as e:
         raise _fail(e) from None
-    paths = make_tournament_report(table, meta, out_dir, title=title)
+    paths = make_tournament_report(table, meta, _check_out(out), title=title)
     click.echo(f"report: {paths['tournament.md']}")
 
 
@@ -352,20 +412,17 @@ def _tournament_report(run_dir: Path, out_dir: Path, title: str) -> None:
 def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, threads, out,
          as_json) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
-    from .tune import format_tune, save_tune, to_json
+    from .tune import check_tune, format_tune, save_tune, to_json
     from .tune import tune as run_tune
 
-    out_dir = _check_out(out)
-
-    def opt(name, value):
-        return None if value is None else _int(name, value)
-
     try:
-        result = run_tune(policy, players=_int("players", players), budget=_int("budget", budget),
-                          against=against, rules=rules, deck=deck, seed=_int("seed", seed),
-                          popsize=opt("popsize", popsize), games_per_eval=opt("games-per-eval", games_per_eval),
-                          eval_games=opt("eval-games", eval_games), threads=opt("threads", threads),
-                          progress=sys.stderr.isatty())
+        kw = dict(players=_int("players", players), budget=_int("budget", budget), against=against, rules=rules,
+                  deck=deck, seed=_int("seed", seed), popsize=_int("popsize", popsize),
+                  games_per_eval=_int("games-per-eval", games_per_eval), eval_games=_int("eval-games", eval_games),
+                  threads=_int("threads", threads))
+        check_tune(policy, **kw)
+        out_dir = _check_out(out)
+        result = run_tune(policy, progress=sys.stderr.isatty(), **kw)
     except ValueError as e:
         raise _fail(e) from None
     if out_dir is not None:
@@ -378,10 +435,12 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
             click.echo(f"tuned policy written to {out_dir / 'tuned_policy.txt'}")
 
 
-def run() -> None:
-    """Console entry point: click usage errors become one line on stderr, exit code 2."""
+def run(argv: list[str] | None = None) -> None:
+    """Console entry point: click usage errors become one line on stderr, exit code 2.
+
+    ``argv``: the arguments (default: the process's own, ``sys.argv[1:]``)."""
     try:
-        rc = main.main(standalone_mode=False)
+        rc = main.main(args=argv, prog_name="unosim", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)

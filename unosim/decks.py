@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from . import enums as E
+from .errors import DeckError
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def classic_deck(copies: int = 1, no_actions: bool = False, no_wilds: bool = Fal
     params = {"copies": int(copies), "no_actions": bool(no_actions), "no_wilds": bool(no_wilds),
               "no_wd4": bool(no_wd4)}
     if not 1 <= params["copies"] <= MAX_COPIES:
-        raise ValueError(f"copies={copies!r} is out of range; accepted: 1..{MAX_COPIES}")
+        raise DeckError(f"copies={copies!r} is out of range; accepted: 1..{MAX_COPIES}")
     kinds = []
     for col, rank in classic_kinds():
         if no_actions and rank in _ACTIONS:
@@ -221,32 +222,32 @@ def _parse_params(spec: str, body: str) -> dict[str, Any]:
         item = raw.strip()
         if not item:
             if body.strip():
-                raise ValueError(f"empty parameter in deck {spec!r}; accepted: "
+                raise DeckError(f"empty parameter in deck {spec!r}; accepted: "
                                  "NAME(param,param=value,...), e.g. classic(copies=2,no_wilds)")
             continue
         key, eq, val = item.partition("=")
         key, val = key.strip().lower(), val.strip().lower()
         if key not in _PARAMS:
-            raise ValueError(f"unknown deck parameter {key!r} in {spec!r}{_suggest(key, _PARAMS)}; "
+            raise DeckError(f"unknown deck parameter {key!r} in {spec!r}{_suggest(key, _PARAMS)}; "
                              f"accepted: {', '.join(_PARAMS)}")
         if key in out:
-            raise ValueError(f"deck parameter {key!r} given twice in {spec!r}; accepted: each at most once")
+            raise DeckError(f"deck parameter {key!r} given twice in {spec!r}; accepted: each at most once")
         if key == "copies":
             if not eq:
-                raise ValueError(f"deck parameter 'copies' in {spec!r} needs a value; accepted: copies=1..{MAX_COPIES}")
+                raise DeckError(f"deck parameter 'copies' in {spec!r} needs a value; accepted: copies=1..{MAX_COPIES}")
             try:
                 n = int(val)
             except ValueError:
-                raise ValueError(f"copies={val!r} in {spec!r} is not an integer; accepted: 1..{MAX_COPIES}") from None
+                raise DeckError(f"copies={val!r} in {spec!r} is not an integer; accepted: 1..{MAX_COPIES}") from None
             if not 1 <= n <= MAX_COPIES:
-                raise ValueError(f"copies={n} in {spec!r} is out of range; accepted: 1..{MAX_COPIES}")
+                raise DeckError(f"copies={n} in {spec!r} is out of range; accepted: 1..{MAX_COPIES}")
             out[key] = n
         elif not eq or val in _TRUE:
             out[key] = True
         elif val in _FALSE:
             out[key] = False
         else:
-            raise ValueError(f"{key}={val!r} in {spec!r} is not a flag value; accepted: {key}, {key}=true, "
+            raise DeckError(f"{key}={val!r} in {spec!r} is not a flag value; accepted: {key}, {key}=true, "
                              f"{key}=false")
     return out
 
@@ -280,7 +281,7 @@ def flip_deck(pairing: str = "random", pairing_seed: int = 0) -> Deck:
     Colours: light red/yellow/green/blue = 0..3, dark pink/teal/orange/purple = 0..3.
     """
     if pairing not in FLIP_PAIRINGS:
-        raise ValueError(f"pairing={pairing!r} in deck 'flip' is unknown; accepted: {', '.join(FLIP_PAIRINGS)}")
+        raise DeckError(f"pairing={pairing!r} in deck 'flip' is unknown; accepted: {', '.join(FLIP_PAIRINGS)}")
     light = _flip_side((E.DRAW1, E.REVERSE, E.SKIP, E.FLIP), E.WILD_DRAW2)
     dark = _flip_side((E.DRAW5, E.REVERSE, E.SKIP_ALL, E.FLIP), E.WILD_DRAW_COLOR)
     if pairing == "fixed":
@@ -342,12 +343,12 @@ def _flip_from_spec(spec: str, body: str) -> Deck:
             try:
                 kw["pairing_seed"] = int(val)
             except ValueError:
-                raise ValueError(f"pairing_seed={val!r} in {spec!r} is not an integer; accepted: an integer") from None
+                raise DeckError(f"pairing_seed={val!r} in {spec!r} is not an integer; accepted: an integer") from None
         else:
-            raise ValueError(f"unknown deck parameter {item!r} in {spec!r}; accepted: pairing=random|fixed|table, "
+            raise DeckError(f"unknown deck parameter {item!r} in {spec!r}; accepted: pairing=random|fixed|table, "
                              "pairing_seed=N")
     if "pairing_seed" in kw and kw.get("pairing") != "fixed":
-        raise ValueError(f"pairing_seed in {spec!r} needs pairing=fixed; accepted: flip(pairing=fixed,pairing_seed=N)")
+        raise DeckError(f"pairing_seed in {spec!r} needs pairing=fixed; accepted: flip(pairing=fixed,pairing_seed=N)")
     return flip_deck(**kw)
 
 
@@ -359,23 +360,23 @@ def get_deck(spec: str | Deck) -> Deck:
     if isinstance(spec, Deck):
         return spec
     if not isinstance(spec, str):
-        raise ValueError(f"deck {spec!r} is not a string; accepted: {_accepted_names()}")
+        raise DeckError(f"deck={spec!r} is not a string; accepted: {_accepted_names()}")
     text = spec.strip()
     if text.lower().endswith(".toml"):
         return load_toml_deck(text)
     m = _SPEC_RE.match(text)
     if not m:
-        raise ValueError(f"malformed deck spec {spec!r}; accepted: NAME or NAME(param,param=value,...), "
+        raise DeckError(f"malformed deck spec {spec!r}; accepted: NAME or NAME(param,param=value,...), "
                          f"e.g. classic(copies=2,no_wilds); names: {_accepted_names()}")
     key = m.group(1).lower()
     if key == "flip":
         return _flip_from_spec(spec, m.group(2) or "")
     if key in _THEMED:
         if m.group(2) and m.group(2).strip():
-            raise ValueError(f"deck {key!r} takes no parameters, got {spec!r}; accepted: {key}")
+            raise DeckError(f"deck {key!r} takes no parameters, got {spec!r}; accepted: {key}")
         return _THEMED[key]()
     if key not in _PRESETS and key not in ALIASES:
-        raise ValueError(f"unknown deck {m.group(1)!r}{_suggest(key, _all_names())}; "
+        raise DeckError(f"unknown deck {m.group(1)!r}{_suggest(key, _all_names())}; "
                          f"accepted: {_accepted_names()}")
     params: dict[str, Any] = {"copies": 1, "no_actions": False, "no_wilds": False, "no_wd4": False}
     if key in _PRESETS:
@@ -396,7 +397,7 @@ _TOP_KEYS = ("name", "description", "cards")
 
 def _parse_ranks(where: str, value: Any) -> list[int]:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"{where}: rank {value!r} is not a string; accepted: {_RANK_ACCEPTED}")
+        raise DeckError(f"{where}: rank {value!r} is not a string; accepted: {_RANK_ACCEPTED}")
     t = str(value).strip().lower()
     if t in _RANK_WORDS:
         return [_RANK_WORDS[t]]
@@ -405,44 +406,44 @@ def _parse_ranks(where: str, value: Any) -> list[int]:
         lo, hi = int(rng.group(1)), int(rng.group(2))
         if 0 <= lo <= hi <= 9:
             return list(range(lo, hi + 1))
-        raise ValueError(f"{where}: rank range {value!r} is not within 0-9 with low <= high; "
+        raise DeckError(f"{where}: rank range {value!r} is not within 0-9 with low <= high; "
                          f"accepted: {_RANK_ACCEPTED}")
     if t in E.RANK_NAMES:
-        raise ValueError(f"{where}: rank {value!r} is not supported in custom decks yet; "
+        raise DeckError(f"{where}: rank {value!r} is not supported in custom decks yet; "
                          f"accepted: {_RANK_ACCEPTED}")
-    raise ValueError(f"{where}: unknown rank {value!r}{_suggest(t, list(_RANK_WORDS)[10:])}; "
+    raise DeckError(f"{where}: unknown rank {value!r}{_suggest(t, list(_RANK_WORDS)[10:])}; "
                      f"accepted: {_RANK_ACCEPTED}")
 
 
 def _parse_int(where: str, key: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{where}: {key}={value!r} is not an integer in {lo}..{hi}; accepted: {lo}..{hi}")
+        raise DeckError(f"{where}: {key}={value!r} is not an integer in {lo}..{hi}; accepted: {lo}..{hi}")
     return int(value)
 
 
 def _parse_entry(where: str, entry: Any) -> tuple[list[tuple[int, int]], list[int]]:
     if not isinstance(entry, dict):
-        raise ValueError(f"{where}: {entry!r} is not a table; accepted: [[cards]] with color, rank, count")
+        raise DeckError(f"{where}: {entry!r} is not a table; accepted: [[cards]] with color, rank, count")
     for k in entry:
         if k not in _ENTRY_KEYS:
-            raise ValueError(f"{where}: unknown key {k!r}{_suggest(k, _ENTRY_KEYS)}; "
+            raise DeckError(f"{where}: unknown key {k!r}{_suggest(k, _ENTRY_KEYS)}; "
                              f"accepted: {', '.join(_ENTRY_KEYS)}")
     for k in ("color", "rank"):
         if k not in entry:
-            raise ValueError(f"{where}: missing key {k!r}; accepted: color, rank, count (points optional)")
+            raise DeckError(f"{where}: missing key {k!r}; accepted: color, rank, count (points optional)")
     color = entry["color"]
     ctext = color.strip().lower() if isinstance(color, str) else None
     if ctext not in _COLOR_WORDS and ctext != "each":
         sug = _suggest(ctext, list(_COLOR_WORDS) + ["each"]) if ctext else ""
-        raise ValueError(f"{where}: unknown color {color!r}{sug}; accepted: {_COLOR_ACCEPTED}")
+        raise DeckError(f"{where}: unknown color {color!r}{sug}; accepted: {_COLOR_ACCEPTED}")
     ranks = _parse_ranks(where, entry["rank"])
     count = _parse_int(where, "count", entry.get("count", 1), 1, MAX_CARDS)
     is_black = ranks[0] in (E.WILD, E.WD4)
     if is_black and ctext != "black":
-        raise ValueError(f"{where}: rank {entry['rank']!r} is a black card but color is {color!r}; "
+        raise DeckError(f"{where}: rank {entry['rank']!r} is a black card but color is {color!r}; "
                          "accepted: color = \"black\"")
     if not is_black and ctext == "black":
-        raise ValueError(f"{where}: rank {entry['rank']!r} is a coloured card but color is 'black'; "
+        raise DeckError(f"{where}: rank {entry['rank']!r} is a coloured card but color is 'black'; "
                          "accepted: red, yellow, green, blue, each")
     pts_given = "points" in entry
     pts = _parse_int(where, "points", entry["points"], 0, MAX_POINTS) if pts_given else 0
@@ -454,7 +455,7 @@ def _parse_entry(where: str, entry: Any) -> tuple[list[tuple[int, int]], list[in
             kinds += [(col, r)] * count
             points += [pts if pts_given else classic_points(r)] * count
             if len(kinds) > MAX_CARDS:
-                raise ValueError(f"{where}: count={count} gives more than {MAX_CARDS} cards; "
+                raise DeckError(f"{where}: count={count} gives more than {MAX_CARDS} cards; "
                                  f"accepted: at most {MAX_CARDS} cards in a deck")
     return kinds, points
 
@@ -477,25 +478,25 @@ def load_toml_deck(path: str) -> Deck:
     where0 = f"deck file {path!r}"
     full = os.path.expanduser(path)
     if not os.path.isfile(full):
-        raise ValueError(f"{where0} does not exist; accepted: a path to a readable .toml deck file")
+        raise DeckError(f"{where0} does not exist; accepted: a path to a readable .toml deck file")
     try:
         with open(full, "rb") as fh:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{where0} is not valid TOML ({_one_line(exc)}); accepted: a TOML deck file "
+        raise DeckError(f"{where0} is not valid TOML ({_one_line(exc)}); accepted: a TOML deck file "
                          "with [[cards]] tables") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{where0} cannot be read ({_one_line(exc)}); accepted: a readable .toml file") from None
+        raise DeckError(f"{where0} cannot be read ({_one_line(exc)}); accepted: a readable .toml file") from None
     for k in data:
         if k not in _TOP_KEYS:
-            raise ValueError(f"{where0}: unknown key {k!r}{_suggest(k, _TOP_KEYS)}; "
+            raise DeckError(f"{where0}: unknown key {k!r}{_suggest(k, _TOP_KEYS)}; "
                              f"accepted: {', '.join(_TOP_KEYS)}")
     label = data.get("name", "")
     if not isinstance(label, str):
-        raise ValueError(f"{where0}: name={label!r} is not a string; accepted: a string")
+        raise DeckError(f"{where0}: name={label!r} is not a string; accepted: a string")
     cards = data.get("cards")
     if not isinstance(cards, list) or not cards:
-        raise ValueError(f"{where0} has no [[cards]] entries; accepted: one or more [[cards]] tables "
+        raise DeckError(f"{where0} has no [[cards]] entries; accepted: one or more [[cards]] tables "
                          "with color, rank, count")
     kinds: list[tuple[int, int]] = []
     points: list[int] = []
@@ -504,7 +505,7 @@ def load_toml_deck(path: str) -> Deck:
         kinds += k
         points += p
         if len(kinds) > MAX_CARDS:
-            raise ValueError(f"{where0} has more than {MAX_CARDS} cards; accepted: at most {MAX_CARDS}")
+            raise DeckError(f"{where0} has more than {MAX_CARDS} cards; accepted: at most {MAX_CARDS}")
     deck = _from_kinds(path, kinds, points, label.strip())
     _validate(deck, where0)
     return deck
@@ -512,12 +513,12 @@ def load_toml_deck(path: str) -> Deck:
 
 def _validate(deck: Deck, what: str) -> None:
     if deck.size < MIN_CARDS:
-        raise ValueError(f"{what} has {deck.size} cards, fewer than {MIN_CARDS} ({_MIN_WHY}); "
+        raise DeckError(f"{what} has {deck.size} cards, fewer than {MIN_CARDS} ({_MIN_WHY}); "
                          f"accepted: at least {MIN_CARDS} cards")
     if deck.size > MAX_CARDS:
-        raise ValueError(f"{what} has {deck.size} cards; accepted: at most {MAX_CARDS}")
+        raise DeckError(f"{what} has {deck.size} cards; accepted: at most {MAX_CARDS}")
     if not np.any(deck.face_color[0] != E.BLACK):
-        raise ValueError(f"{what} has no coloured card, so the current colour would be undefined; "
+        raise DeckError(f"{what} has no coloured card, so the current colour would be undefined; "
                          "accepted: a deck with at least one red, yellow, green or blue card")
 
 

@@ -13,6 +13,10 @@ from typing import Any
 
 import pandas as pd
 
+from . import ENGINE_VERSION
+from .errors import RunFileError
+from .validate import MAX_PLAYERS, MIN_PLAYERS
+
 
 def _write_json(path: Path, obj: dict[str, Any]) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
@@ -40,11 +44,97 @@ def save_run(result, out_dir: Path) -> dict[str, Path]:
 
 
 def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read back (records, meta) written by :func:`save_run`."""
+    """Read back (records, meta) written by :func:`save_run`, checked against each other.
+
+    A missing, unreadable or inconsistent run raises :class:`~unosim.errors.RunFileError` with one line
+    naming the file and the problem."""
     run_dir = Path(run_dir)
     meta_path = run_dir / "meta.json"
     rec_path = run_dir / "records.parquet"
     if not meta_path.is_file() or not rec_path.is_file():
-        raise ValueError(f"{str(run_dir)!r} is not a saved run; accepted: a directory written by "
-                         "`unosim simulate --out DIR` (records.parquet + meta.json)")
-    return pd.read_parquet(rec_path), json.loads(meta_path.read_text())
+        raise RunFileError(f"{str(run_dir)!r} is not a saved run; accepted: a directory written by "
+                           "`unosim simulate --out DIR` (records.parquet + meta.json)")
+    meta = read_meta(meta_path)
+    try:
+        records = pd.read_parquet(rec_path)
+    except Exception as e:  # pyarrow raises many types for a damaged file
+        raise RunFileError(f"{str(rec_path)!r} cannot be read as Parquet ({_one_line(e)}); accepted: "
+                           "records.parquet as written by `unosim simulate --out`") from None
+    check_records(records, meta, rec_path)
+    return records, meta
+
+
+def _one_line(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return (text[:120] + "...") if len(text) > 120 else (text or e.__class__.__name__)
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    """meta.json, checked for its schema: players, policies, rules, seed, games, engine version."""
+    try:
+        meta = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise RunFileError(f"{str(path)!r} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+                           "accepted: meta.json as written by `unosim simulate --out`") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunFileError(f"{str(path)!r} cannot be read ({_one_line(e)}); accepted: a readable meta.json") from None
+    if not isinstance(meta, dict):
+        raise RunFileError(f"{str(path)!r} holds a JSON {type(meta).__name__}, not an object; accepted: "
+                           "meta.json as written by `unosim simulate --out`")
+    for key, ok, what in _META_SCHEMA:
+        if key not in meta:
+            raise RunFileError(f"{str(path)!r} has no {key!r}; accepted: meta.json with {_META_KEYS}")
+        if not ok(meta[key]):
+            raise RunFileError(f"{str(path)!r}: {key}={_short(meta[key])} is invalid; accepted: {what}")
+    n = meta["players"]
+    if len(meta["policies"]) != n:
+        raise RunFileError(f"{str(path)!r}: {len(meta['policies'])} policies for players={n}; accepted: one "
+                           "policy per seat")
+    if meta["engine_version"] > ENGINE_VERSION:
+        raise RunFileError(f"{str(path)!r} was written by engine version {meta['engine_version']}, newer than "
+                           f"this unosim's {ENGINE_VERSION}; accepted: runs of engine version <= {ENGINE_VERSION}")
+    if meta.get("mode", "round") not in ("round", "match"):
+        raise RunFileError(f"{str(path)!r}: mode={_short(meta['mode'])} is unknown; accepted: round, match")
+    return meta
+
+
+def _short(v: Any) -> str:
+    return " ".join(repr(v).split())[:60]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+_META_SCHEMA = (
+    ("players", lambda v: _is_int(v) and MIN_PLAYERS <= v <= MAX_PLAYERS, f"an integer {MIN_PLAYERS}..{MAX_PLAYERS}"),
+    ("policies", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of policy strings"),
+    ("rules", lambda v: isinstance(v, str), "a rules string"),
+    ("seed", lambda v: _is_int(v) and v >= 0, "a non-negative integer"),
+    ("games", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    ("engine_version", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+)
+_META_KEYS = ", ".join(k for k, _, _ in _META_SCHEMA)
+
+
+def check_records(records: pd.DataFrame, meta: dict[str, Any], path: Path) -> None:
+    """The records agree with their metadata: the columns of the mode, one per seat, the row count and
+    the winners' seats."""
+    n = meta["players"]
+    match = meta.get("mode", "round") == "match"
+    need = ["match", "winner", "rounds"] + [f"score_{s}" for s in range(n)] if match else \
+        ["game", "winner", "turns", "winner_points"] + [f"hand_points_{s}" for s in range(n)]
+    missing = [c for c in need if c not in records.columns]
+    if missing:
+        raise RunFileError(f"{str(path)!r} has no column {missing[0]!r} that a {n}-player "
+                           f"{'match' if match else 'round'} run needs; its meta.json does not describe it")
+    seats = [c for c in records.columns if str(c).startswith("score_" if match else "hand_points_")]
+    if len(seats) != n:
+        raise RunFileError(f"{str(path)!r} has {len(seats)} seats of records but meta.json says players={n}")
+    expected = meta.get("games_completed", meta["games"])
+    if len(records) != expected:
+        raise RunFileError(f"{str(path)!r} has {len(records):,} rows but meta.json says {expected:,} "
+                           f"{'matches' if match else 'rounds'} were kept")
+    w = records["winner"].to_numpy()
+    if len(w) and (w.min() < -1 or w.max() >= n):
+        raise RunFileError(f"{str(path)!r} has winner seats outside -1..{n - 1} for players={n}")

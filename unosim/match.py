@@ -40,21 +40,34 @@ import numpy as np
 import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
-from .policies import pack_policies, parse_policies
+from .decks import Deck
+from .errors import SimulationError
+from .policies import PolicySpec, pack_policies, parse_policies
 from .rules import RuleSet
 from .sim import (
     DEFAULT_BATCH,
-    SimulationError,
+    SIMULATE_OPTIONS,
     SimulationResult,
-    check_batch,
     check_inputs,
-    check_seating,
     pack_rules,
     run_batches,
     run_meta,
     warm_up,
 )
 from .stats import mean_ci, proportion_ci
+from .stats import ratio_se as _ratio_se
+from .teams import add_team_columns, with_teams
+from .validate import (
+    SEATINGS,
+    boolean,
+    check_batch,
+    check_progress,
+    check_seating,
+    choice,
+    integer,
+    known_options,
+    optional_integer,
+)
 
 SCORINGS = {
     "standard": nb.SC_STANDARD,
@@ -73,6 +86,15 @@ DEALER_RULES = ("clockwise", "winner", "loser")
 MATCH_END_NAMES = ("done", "round_cap")
 
 
+#: match options of simulate(mode="match") (see the module docstring)
+MATCH_OPTIONS = ("scoring", "target", "partners", "max_rounds", "dealer", "rounds", "rounds_per_partner",
+                 "round_records")
+# Round k of match m is seeded from (seed, m * 65536 + k): more rounds would reuse the next match's seeds.
+MAX_MATCH_ROUNDS = 65536
+MAX_TARGET = 10**9
+_FIXED_LENGTH = ("lazy", "lazy_scoring", "rotating_partners")
+
+
 @dataclass(frozen=True)
 class MatchSpec:
     scoring: str = "standard"
@@ -81,26 +103,51 @@ class MatchSpec:
     max_rounds: int = 1000
     dealer: str = "clockwise"
     rounds: int | None = None  # lazy: 10; rotating partners: 3 x rounds_per_partner
-    rounds_per_partner: int = 4
+    rounds_per_partner: int | None = None  # rotating partners: 4
+
+    @classmethod
+    def checked(cls, players: int, rules: RuleSet, scoring: Any = "standard", target: Any = None,
+                partners: Any = False, max_rounds: Any = 1000, dealer: Any = "clockwise", rounds: Any = None,
+                rounds_per_partner: Any = None) -> MatchSpec:
+        """The match options, each checked for type and range, then as a combination."""
+        spec = cls(choice("scoring", scoring, SCORINGS),
+                   optional_integer("target", target, 1, MAX_TARGET),
+                   boolean("partners", partners),
+                   integer("max_rounds", max_rounds, 1, MAX_MATCH_ROUNDS),
+                   choice("dealer", dealer, DEALER_RULES),
+                   optional_integer("rounds", rounds, 1, MAX_MATCH_ROUNDS),
+                   optional_integer("rounds_per_partner", rounds_per_partner, 1, MAX_MATCH_ROUNDS))
+        spec.validate(players, rules)
+        return spec
 
     def resolved_target(self) -> int:
         if self.target is not None:
             return self.target
         return 200 if self.scoring == "self_loser" else 500
 
+    def resolved_rounds(self) -> int:
+        """Rounds of a fixed-length match (lazy: 10; rotating partners: 3 x rounds_per_partner)."""
+        if self.rounds is not None:
+            return self.rounds
+        if self.scoring in ("lazy", "lazy_scoring"):
+            return 10
+        return 3 * self.resolved_per_partner()
+
+    def resolved_per_partner(self) -> int:
+        return 4 if self.rounds_per_partner is None else self.rounds_per_partner
+
     def validate(self, players: int, rules: RuleSet) -> None:
         if self.scoring not in SCORINGS:
             raise SimulationError(f"scoring={self.scoring!r} is unknown; accepted: {', '.join(SCORINGS)}")
-        t = self.resolved_target()
-        if not isinstance(t, (int, np.integer)) or t <= 0:
-            raise SimulationError(f"target={self.target!r} is not positive; accepted: a positive integer")
-        if self.max_rounds < 1:
-            raise SimulationError(f"max_rounds={self.max_rounds!r} is not positive; accepted: a positive integer")
-        if self.dealer not in DEALER_RULES:
-            raise SimulationError(f"dealer={self.dealer!r} is unknown; accepted: {', '.join(DEALER_RULES)}")
         if self.dealer != "clockwise":
             raise SimulationError(f"dealer={self.dealer!r} is not simulated yet; accepted: clockwise "
                                   "(lazy scoring sets its own dealer)")
+        if self.rounds is not None and self.scoring not in _FIXED_LENGTH:
+            raise SimulationError(f"rounds={self.rounds} applies to scoring=lazy or rotating_partners only, "
+                                  f"not scoring={self.scoring!r}; accepted: drop rounds, or use one of those")
+        if self.rounds_per_partner is not None and self.scoring != "rotating_partners":
+            raise SimulationError(f"rounds_per_partner={self.rounds_per_partner} applies to "
+                                  f"scoring=rotating_partners only, not scoring={self.scoring!r}; accepted: drop it")
         if self.partners:
             if self.scoring != "standard":
                 raise SimulationError(f"partners with scoring={self.scoring!r} is not defined; accepted: "
@@ -123,24 +170,9 @@ class MatchSpec:
         mi[nb.MI_MAX_ROUNDS] = self.max_rounds
         mi[nb.MI_SEATING] = seating
         mi[nb.MI_DEALER_RULE] = DEALER_RULES.index(self.dealer)
-        default_rounds = 10 if self.scoring in ("lazy", "lazy_scoring") else 3 * self.rounds_per_partner
-        mi[nb.MI_ROUNDS] = self.rounds if self.rounds is not None else default_rounds
-        mi[nb.MI_PER_PARTNER] = self.rounds_per_partner
+        mi[nb.MI_ROUNDS] = self.resolved_rounds()
+        mi[nb.MI_PER_PARTNER] = self.resolved_per_partner()
         return mi
-
-
-def _ratio_se(num: np.ndarray, den: np.ndarray) -> tuple[float, float]:
-    """Ratio estimator sum(num)/sum(den) with a cluster-robust (delta-method) standard error,
-    clusters = matches (rounds within a match are not independent)."""
-    m = len(num)
-    if m == 0 or den.sum() == 0:
-        return float("nan"), float("nan")
-    r = num.sum() / den.sum()
-    if m < 2:
-        return float(r), float("nan")
-    resid = num - r * den
-    se = np.sqrt((resid ** 2).sum() / (m * (m - 1))) / den.mean()
-    return float(r), float(se)
 
 
 def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
@@ -156,14 +188,14 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
     pol_w = np.bincount(wpol[wpol >= 0].astype(np.int64), minlength=n)[:n]
     names = list(dict.fromkeys(pols))
     seat_idx = {nm: [i for i, q in enumerate(pols) if q == nm] for nm in names}
-    pmw, pmw_se, prw, prw_se = {}, {}, {}, {}
+    pmw, pmw_se, pmw_ci, prw, prw_se = {}, {}, {}, {}, {}
     rw = records[[f"round_wins_{s}" for s in range(n)]].to_numpy(np.float64)
     sm = records[[f"policy_at_seat_{s}" for s in range(n)]].to_numpy()
     for nm in names:
         k = len(seat_idx[nm])
         wins = int(pol_w[seat_idx[nm]].sum())
-        pr, pse, _, _ = proportion_ci(wins, m)
-        pmw[nm], pmw_se[nm] = float(pr) / k, float(pse) / k
+        pr, pse, plo, phi = proportion_ci(wins, m)
+        pmw[nm], pmw_se[nm], pmw_ci[nm] = float(pr) / k, float(pse) / k, [plo / k, phi / k]
         mine = np.isin(sm, seat_idx[nm])
         r, rse = _ratio_se((rw * mine).sum(axis=1), rounds * k)
         prw[nm], prw_se[nm] = r, rse
@@ -173,7 +205,7 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
     def num(x: float) -> float | None:
         return None if x is None or not np.isfinite(x) else float(x)
 
-    return {
+    summary = {
         "mode": "match",
         "games": m,
         "players": n,
@@ -191,6 +223,7 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
         "seat_match_win_rate_se": [num(x) for x in np.atleast_1d(se)],
         "policy_match_win_rate": {k: num(v) for k, v in pmw.items()},
         "policy_match_win_rate_se": {k: num(v) for k, v in pmw_se.items()},
+        "policy_match_win_rate_ci": {k: [num(x) for x in v] for k, v in pmw_ci.items()},
         "seat_round_win_rate": [num(r) for r, _ in seat_rw],
         "seat_round_win_rate_se": [num(s) for _, s in seat_rw],
         "policy_round_win_rate": {k: num(v) for k, v in prw.items()},
@@ -198,24 +231,72 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
         "mean_final_score_by_seat": [num(x) for x in scores.mean(axis=0)] if m else [None] * n,
         "capped_matches": int((records["end_reason"].astype(object) == "round_cap").sum()),
     }
+    return with_teams(summary, records, meta)
+
+
+# bytes of match records per match in memory (kernel buffers plus the DataFrame copy), by player count
+_MATCH_BYTES = 15
+_MATCH_BYTES_PER_SEAT = 14
+
+
+@dataclass(frozen=True)
+class MatchRun:
+    """A validated match-mode run: every argument checked and resolved, nothing compiled or allocated."""
+
+    players: int
+    games: int
+    seed: int
+    threads: int
+    rules: RuleSet
+    deck: Deck
+    specs: list[PolicySpec]
+    seating: str
+    batch_size: int
+    progress: bool
+    spec: MatchSpec
+    round_records: bool
+
+    def execute(self) -> SimulationResult:
+        return run_matches(self)
+
+
+def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
+                  games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
+                  batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
+                  **options: Any) -> MatchRun:
+    """Check every argument of :func:`simulate_matches` without running anything."""
+    known_options(options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
+    round_records = boolean("round_records", options.pop("round_records", False))
+    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck,
+                                         (_MATCH_BYTES, _MATCH_BYTES_PER_SEAT))
+    specs = parse_policies(policies, n)
+    spec = MatchSpec.checked(n, rs, **options)
+    seating_name = SEATINGS[check_seating(seating)]
+    bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
+    return MatchRun(n, g, seed, t, rs, dk, specs, seating_name, bs, check_progress(progress), spec, round_records)
 
 
 def simulate_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
                      games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                      batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-                     scoring: str = "standard", target: int | None = None, partners: bool = False,
-                     max_rounds: int = 1000, dealer: str = "clockwise", rounds: int | None = None,
-                     rounds_per_partner: int = 4, round_records: bool = False) -> SimulationResult:
-    """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size."""
-    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
-    specs = parse_policies(policies, n)
-    spec = MatchSpec(scoring, target, bool(partners), int(max_rounds), dealer, rounds, int(rounds_per_partner))
-    spec.validate(n, rs)
-    sm = check_seating(seating)
+                     **options: Any) -> SimulationResult:
+    """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size.
+
+    ``options``: ``scoring``, ``target``, ``partners``, ``max_rounds``, ``dealer``, ``rounds``,
+    ``rounds_per_partner``, ``round_records`` (see the module docstring)."""
+    return check_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
+                         threads=threads, deck=deck, batch_size=batch_size, progress=progress, seating=seating,
+                         **options).execute()
+
+
+def run_matches(run: MatchRun) -> SimulationResult:
+    """Play a validated match-mode run (see :func:`simulate_matches`)."""
+    n, g, t, seed, rs, dk, specs, spec, bs = (run.players, run.games, run.threads, run.seed, run.rules,
+                                              run.deck, run.specs, run.spec, run.batch_size)
+    sm = SEATINGS.index(run.seating)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     mi = spec.pack(sm)
-    bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
     compile_s = warm_up(n, dk, kind="match")
     out = {
         "winner": np.empty(g, np.int16), "rounds": np.empty(g, np.int32), "end": np.empty(g, np.int8),
@@ -231,7 +312,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                                out["end"][lo:hi], out["scores"][lo:hi], out["rwins"][lo:hi],
                                out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds)
 
-    done, interrupted, elapsed = run_batches(g, bs, t, work, progress, "matches")
+    done, interrupted, elapsed = run_batches(g, bs, t, work, run.progress, "matches")
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
     idx = np.flatnonzero(done) if interrupted else np.arange(g)
     winner = sel["winner"].astype(np.int64)
@@ -251,17 +332,20 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
         rec[f"round_wins_{s}"] = sel["rwins"][:, s]
     for s in range(n):
         rec[f"policy_at_seat_{s}"] = sel["seatmap"][:, s]
+    if spec.partners:
+        add_team_columns(rec, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
-    meta.update({"mode": "match", "seating": seating, "scoring": scoring, "target": spec.resolved_target(),
-                 "partners": bool(partners), "max_rounds": int(max_rounds), "dealer": dealer,
-                 "rounds": int(mi[nb.MI_ROUNDS]), "rounds_per_partner": int(rounds_per_partner),
+    meta.update({"mode": "match", "seating": run.seating, "scoring": spec.scoring,
+                 "target": spec.resolved_target(), "partners": spec.partners, "max_rounds": spec.max_rounds,
+                 "dealer": spec.dealer, "rounds": spec.resolved_rounds(),
+                 "rounds_per_partner": spec.resolved_per_partner(),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
     summary = summarize_matches(rec, meta) if len(rec) else {"games": 0}
     summary.update({"deck": dk.name, "games_per_second": len(rec) / elapsed if elapsed > 0 else None,
                     "compile_seconds": round(compile_s, 4), "threads": t, "engine_version": ENGINE_VERSION,
                     "unosim_version": __version__})
     extra: dict[str, Any] = {}
-    if round_records and len(rec):
+    if run.round_records and len(rec):
         extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi)
     return SimulationResult(rec, summary, meta, interrupted, extra)
 

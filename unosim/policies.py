@@ -40,10 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import enums as E
-
-
-class PolicyError(ValueError):
-    """A bad policy specification (one-line message)."""
+from .errors import PolicyError
 
 
 @dataclass(frozen=True)
@@ -122,7 +119,7 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     name = name.strip().lower()
     allowed = list(PUBLIC) + (["scripted"] if allow_scripted else [])
     if name not in allowed:
-        raise _unknown(name, allowed)
+        raise _unknown(name or t, allowed)
     info = POLICIES[name]
     params: dict[str, float] = {}
     if rest:
@@ -135,6 +132,9 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
                 raise PolicyError(f"policy parameter {item!r} needs a value, e.g. {key}=0.5")
             if key not in info.params:
                 raise _unknown(key, sorted(info.params) or ["(none)"], f"parameter of policy {name!r},")
+            if key in params:
+                raise PolicyError(f"policy parameter {key!r} is given twice in {t!r}; accepted: each "
+                                  "parameter once")
             try:
                 v = float(val)
             except ValueError:
@@ -150,7 +150,18 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
 def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
                    allow_scripted: bool = False) -> list[PolicySpec]:
     """One name for all seats, or a comma list with one policy per seat."""
-    items = split_top_level(text, ",") if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        items = split_top_level(text, ",")
+    elif isinstance(text, (list, tuple)) and text and all(isinstance(x, str) for x in text):
+        items = list(text)
+    else:
+        shown = " ".join(repr(text).split())[:60]
+        raise PolicyError(f"policies={shown} is not a policy string; accepted: one policy for all seats "
+                          f"({', '.join(PUBLIC)}) or a comma list / list of strings, one per seat")
+    for k, item in enumerate(items):
+        if not item.strip():
+            raise PolicyError(f"policies={text!r} has an empty entry (#{k + 1}); accepted: one policy for all "
+                              f"seats ({', '.join(PUBLIC)}) or a comma list, one per seat")
     specs = [parse_policy(s, allow_scripted) for s in items]
     if len(specs) == 1:
         specs = specs * players

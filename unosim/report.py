@@ -1,8 +1,9 @@
 """Charts and tables comparing simulated runs, ready for a blog post.
 
 :func:`make_report` takes runs ``(label, records, meta)`` (see :mod:`unosim.stats` for the columns)
-and writes PNG charts, ``summary.csv`` and ``summary.md`` into one folder.  Every estimate comes
-with a 95% confidence interval.
+and writes PNG charts, ``summary.csv`` and ``summary.md`` into one folder; :func:`make_match_report`
+does the same for match-mode runs (by team in partners mode).  Every estimate comes with a 95%
+confidence interval.
 
 Figures are built with :class:`matplotlib.figure.Figure` on an Agg canvas, never through pyplot, so
 nothing is displayed, the caller's backend is left alone and figures are freed once saved.  All
@@ -25,9 +26,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from unosim.match import summarize_matches
 from unosim.stats import policy_table, seat_table, summarize, z_value
 
-__all__ = ["make_report", "fmt_pm", "OKABE_ITO"]
+__all__ = ["make_report", "make_match_report", "fmt_pm", "fmt_ci", "OKABE_ITO"]
 
 #: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -241,6 +243,7 @@ def _dist_chart(
     path: Path,
     extra: Sequence[str] | None = None,
     clip_data: Sequence[np.ndarray] | None = None,
+    share_of: str = "rounds",
 ) -> Path:
     """Step histograms (share of values per unit) on shared integer-aligned bins, clipped at 99.5%.
 
@@ -285,7 +288,7 @@ def _dist_chart(
     else:
         ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#555555")
         ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"Share of rounds (% per {unit.removesuffix('s') or 'unit'})")
+    ax.set_ylabel(f"Share of {share_of} (% per {unit.removesuffix('s') or 'unit'})")
     _set_title(ax, title, scope)
     fig.text(0.01, 0.0, "Dotted lines: means. Legend: mean ± 95% confidence half-width.",
              fontsize=7.5, color="#555555", ha="left", va="bottom")
@@ -488,6 +491,257 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
     written["summary.csv"] = csv_path
     md_path = out / "summary.md"
     md_path.write_text(_markdown(prepared, title, captions), encoding="utf-8")
+    written["summary.md"] = md_path
+    return written
+
+
+# ---- match mode -----------------------------------------------------------------------------------
+#
+# :func:`make_match_report` takes match-mode runs ``(label, records, meta)`` (records of
+# :func:`unosim.match.simulate_matches`) and charts the match win rate by policy, or by team and by
+# team composition in partners mode, and the number of rounds per match.
+
+
+def fmt_ci(p: Any, lo: Any, hi: Any) -> str:
+    """A rate with its interval in percent, e.g. ``"82.10% [81.86, 82.34]"``; ``"n/a"`` if undefined."""
+    if not _isnum(p):
+        return "n/a"
+    if not (_isnum(lo) and _isnum(hi)):
+        return f"{100 * float(p):.2f}%"
+    return f"{100 * float(p):.2f}% [{100 * float(lo):.2f}, {100 * float(hi):.2f}]"
+
+
+@dataclass
+class _MatchRun:
+    """One match-mode run and its summary (:func:`unosim.match.summarize_matches`)."""
+
+    label: str
+    records: pd.DataFrame
+    meta: Mapping[str, Any]
+    summary: dict[str, Any]
+    color: str
+
+    @property
+    def partners(self) -> bool:
+        return bool(self.summary.get("partners"))
+
+    @property
+    def mixed(self) -> bool:
+        return len(set(self.summary["policies"])) > 1
+
+
+def _match_scope(runs: Sequence[_MatchRun]) -> str:
+    """E.g. ``"4 players, 100,000 matches"``."""
+    players = _range_text([int(r.summary["players"]) for r in runs])
+    games = _range_text([int(r.summary["games"]) for r in runs])
+    return f"{players} players, {games} matches{' per run' if len(runs) > 1 else ''}"
+
+
+def _rate_frame(keys: Sequence[str], rates: Sequence[Any], cis: Sequence[Sequence[Any]]) -> pd.DataFrame:
+    return pd.DataFrame({"rate": [np.nan if x is None else x for x in rates],
+                         "ci_lo": [np.nan if c[0] is None else c[0] for c in cis],
+                         "ci_hi": [np.nan if c[1] is None else c[1] for c in cis]},
+                        index=pd.Index(list(keys)), dtype=float)
+
+
+def _policy_frame(r: _MatchRun) -> pd.DataFrame:
+    s = r.summary
+    names = list(s["policy_match_win_rate"])
+    return _rate_frame(names, [s["policy_match_win_rate"][n] for n in names],
+                       [s["policy_match_win_rate_ci"][n] for n in names])
+
+
+def _team_frame(r: _MatchRun) -> pd.DataFrame:
+    s = r.summary
+    pols = ["+".join(p) for p in s["team_policies"]] if s["team_policies"] else None
+    keys = [f"Team {t}\nseats {a}+{b}\n" + (pols[t] if pols else f"({s['seating']} seating)")
+            for t, (a, b) in enumerate(s["team_seats"])]
+    return _rate_frame(keys, s["team_match_win_rate"], s["team_match_win_rate_ci"])
+
+
+def _opponents(row: Mapping[str, Any]) -> list[str]:
+    others = row["line_up"].split(" vs ")
+    others.remove(row["team"])
+    return others
+
+
+def _line_up_frame(r: _MatchRun) -> pd.DataFrame:
+    rows = r.summary["team_composition_match_win_rate"]
+    keys = [row["team"] + (f" (x{row['teams']})" if row["teams"] > 1 else "") + "".join(f"\nvs {o}" for o in _opponents(row))
+            for row in rows]
+    return _rate_frame(keys, [row["win_rate"] for row in rows], [(row["ci_lo"], row["ci_hi"]) for row in rows])
+
+
+def _match_rate_chart(runs: Sequence[_MatchRun], tables: Sequence[pd.DataFrame], fair: Sequence[int],
+                      xlabel: str, ylabel: str, title: str, note: str, path: Path) -> Path:
+    """Rates with 95% error bars per category (union over runs), dodged by run; dashed fair shares."""
+    fig, ax = _new_figure()
+    cats = list(dict.fromkeys(k for t in tables for k in t.index))
+    pos = {k: i for i, k in enumerate(cats)}
+    for i, (r, t) in enumerate(zip(runs, tables, strict=True)):
+        x = np.array([pos[k] for k in t.index], dtype=float) + _dodge(i, len(runs))
+        _rate_points(ax, x, t, r.color, r.label)
+    for k in sorted(set(fair)):
+        ax.axhline(1.0 / k, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{k})", zorder=1)
+    ax.set_xticks(np.arange(len(cats)), cats, fontsize=9 if len(cats) <= 4 else 7)
+    ax.set_xlim(-0.6, len(cats) - 0.4)
+    ax.margins(y=0.15)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _set_title(ax, title, _match_scope(runs))
+    if any(int(r.summary["capped_matches"]) for r in runs):
+        note += " Matches stopped at max_rounds count as a loss for everyone."
+    fig.text(0.01, 0.0, note, fontsize=7.5, color="#555555", ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    _legend(ax)
+    return _save(fig, path)
+
+
+def _match_charts(runs: Sequence[_MatchRun], out: Path) -> dict[str, tuple[Path, str]]:
+    """Every match chart that applies to ``runs``: ``{file name: (path, caption)}``."""
+    charts: dict[str, tuple[Path, str]] = {}
+    wilson = "Error bars: 95% Wilson confidence interval."
+    solo = [r for r in runs if not r.partners]
+    if solo:
+        charts["match_win_rate_by_policy.png"] = (_match_rate_chart(
+            solo, [_policy_frame(r) for r in solo], [int(r.summary["players"]) for r in solo],
+            "Policy", "Match win rate per seat (% of matches)", "Match win rate per seat by policy",
+            "Per-seat share: a policy's match wins / (matches x seats it holds). " + wilson,
+            out / "match_win_rate_by_policy.png"), "Match win rate per seat by policy")
+    teams = [r for r in runs if r.partners]
+    if teams:
+        charts["match_win_rate_by_team.png"] = (_match_rate_chart(
+            teams, [_team_frame(r) for r in teams], [int(r.summary["teams"]) for r in teams],
+            "Team (seats i and i + players/2 are partners)", "Match win rate (% of matches)",
+            "Match win rate by team", wilson, out / "match_win_rate_by_team.png"), "Match win rate by team")
+    mixed = [r for r in teams if r.mixed]
+    if mixed:
+        charts["match_win_rate_by_line_up.png"] = (_match_rate_chart(
+            mixed, [_line_up_frame(r) for r in mixed], [int(r.summary["teams"]) for r in mixed],
+            "Team composition (and its opponents)", "Match win rate per team (% of matches)",
+            "Match win rate by team composition",
+            "Grouped by the policies on each team, whatever the seats; (xk): per-team share of k such teams. "
+            + wilson,
+            out / "match_win_rate_by_line_up.png"), "Match win rate by team composition")
+    rounds = [_int_values(r.records["rounds"].to_numpy()) for r in runs]
+    extra = [f"({_share_text(int(r.summary['capped_matches']), int(r.summary['games']))} capped)"
+             if int(r.summary["capped_matches"]) else "" for r in runs]
+    charts["rounds_per_match.png"] = (_dist_chart(
+        runs, rounds, [(r.summary["mean_rounds"], r.summary["se_rounds"]) for r in runs], unit="rounds",
+        xlabel="Rounds per match", title="Rounds per match", scope=_match_scope(runs),
+        path=out / "rounds_per_match.png", extra=extra, share_of="matches"), "Distribution of rounds per match")
+    return charts
+
+
+def _match_headline(runs: Sequence[_MatchRun], z: float) -> list[str]:
+    head = ["Run", "Scoring", "Policies", "Seating", "Players", "Matches", "Mean rounds per match", "Capped matches"]
+    rows = []
+    for r in runs:
+        s = r.summary
+        scoring = f"{s['scoring']} to {s['target']}" + (", partners" if r.partners else "")
+        rows.append([_md_escape(r.label), _md_escape(scoring), _md_escape(", ".join(s["policies"])),
+                     _md_escape(s["seating"]), str(s["players"]), f"{s['games']:,}",
+                     _pm(s["mean_rounds"], s["se_rounds"], z), f"{s['capped_matches']:,}"])
+    lines = ["## Headline numbers", "", *_md_table(head, rows, left=4), ""]
+    for r in runs:
+        if r.summary.get("scoring_note"):
+            lines += [f"**{_md_escape(r.label)}**: {_md_escape(r.summary['scoring_note'])}.", ""]
+    return lines
+
+
+def _match_solo_tables(runs: Sequence[_MatchRun], z: float) -> list[str]:
+    nmax = max(int(r.summary["players"]) for r in runs)
+    rows = [[_md_escape(r.label), *[
+        _pm(r.summary["seat_match_win_rate"][k], r.summary["seat_match_win_rate_se"][k], z, pct=True)
+        if k < int(r.summary["players"]) else "" for k in range(nmax)]] for r in runs]
+    lines = ["## Match win rate by seat", "", "Seat 0 sits at the dealer's left in the first round.", "",
+             *_md_table(["Run", *[f"Seat {k}" for k in range(nmax)]], rows), ""]
+    names = list(dict.fromkeys(n for r in runs for n in r.summary["policy_match_win_rate"]))
+    rows = [[_md_escape(r.label), *[fmt_ci(r.summary["policy_match_win_rate"][n], *r.summary["policy_match_win_rate_ci"][n])
+                                    if n in r.summary["policy_match_win_rate"] else "" for n in names]] for r in runs]
+    lines += ["## Match win rate per seat by policy", "",
+              "A policy's match wins / (matches x seats it holds), with its 95% Wilson interval.", "",
+              *_md_table(["Run", *[_md_escape(n) for n in names]], rows), ""]
+    return lines
+
+
+def _match_team_tables(runs: Sequence[_MatchRun], z: float) -> list[str]:
+    rows = []
+    for r in runs:
+        s = r.summary
+        for t, (a, b) in enumerate(s["team_seats"]):
+            pols = "+".join(s["team_policies"][t]) if s["team_policies"] else f"({s['seating']} seating)"
+            rows.append([_md_escape(r.label), str(t), f"{a}+{b}", _md_escape(pols),
+                         fmt_ci(s["team_match_win_rate"][t], *s["team_match_win_rate_ci"][t]),
+                         _pm(s["team_round_win_rate"][t], s["team_round_win_rate_se"][t], z, pct=True),
+                         _pm(s["team_mean_final_score"][t], s["team_mean_final_score_se"][t], z)])
+    lines = ["## Match win rate by team", "",
+             "Partners mode: seats i and i + players/2 are a team and share one score; a match is won by a "
+             "team. Match win rates with their 95% Wilson interval; round win rates ± 1.96 cluster-robust "
+             "standard errors (clusters = matches).", "",
+             *_md_table(["Run", "Team", "Seats", "Policies", "Match win rate [95% CI]", "Round win rate",
+                         "Mean final score"], rows, left=4), ""]
+    rows = [[_md_escape(r.label), _md_escape(row["line_up"]), _md_escape(row["team"]), f"{row['matches']:,}",
+             fmt_ci(row["win_rate"], row["ci_lo"], row["ci_hi"]) + (f" (per team, x{row['teams']})" if row["teams"] > 1 else "")]
+            for r in runs for row in r.summary["team_composition_match_win_rate"]]
+    lines += ["## Match win rate by team composition", "",
+              "Matches grouped by the policies on each team, whatever the seats (rotated or shuffled seating "
+              "plays one line-up in several seat orders). A composition fielded by k teams of a line-up gets its "
+              "per-team share: wins / (matches x k).", "",
+              *_md_table(["Run", "Line-up", "Team", "Matches", "Match win rate [95% CI]"], rows, left=3), ""]
+    return lines
+
+
+def _match_markdown(runs: Sequence[_MatchRun], title: str, captions: Mapping[str, str]) -> str:
+    z = z_value(LEVEL)
+    lines = [f"# {title}", "",
+             f"{_match_scope(runs)}. Every rate comes with a 95% confidence interval; every match counts, "
+             "including matches stopped at max_rounds (a loss for everyone).", ""]
+    lines += _match_headline(runs, z)
+    solo = [r for r in runs if not r.partners]
+    if solo:
+        lines += _match_solo_tables(solo, z)
+    teams = [r for r in runs if r.partners]
+    if teams:
+        lines += _match_team_tables(teams, z)
+    lines += ["## Charts", ""]
+    for fname, caption in captions.items():
+        lines += [f"![{caption}]({fname})", ""]
+    lines += ["## Reproduce", ""]
+    for r in runs:
+        s = r.summary
+        lines.append(f"- **{_md_escape(r.label)}**: `unosim simulate --mode match --rules '{s['rules']}' "
+                     f"--deck '{r.meta.get('deck', 'classic')}' --players {s['players']} "
+                     f"--policies '{','.join(s['policies'])}' --seating {s['seating']} --scoring {s['scoring']} "
+                     f"--target {s['target']} --max-rounds {r.meta.get('max_rounds', 1000)}"
+                     f"{' --partners' if r.partners else ''} --games {s['games']} --seed {s['seed']}`")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def make_match_report(runs: Sequence[Run], out_dir: Path | str,
+                      title: str = "unosim match report") -> dict[str, Path]:
+    """Write match-mode charts and ``summary.md`` for ``runs`` (``(label, records, meta)`` of match runs).
+
+    Charts: ``match_win_rate_by_policy.png`` (runs without partners), ``match_win_rate_by_team.png``
+    and, when the policies are mixed, ``match_win_rate_by_line_up.png`` (partners runs), and
+    ``rounds_per_match.png``.  Returns ``{file name: path}`` for each file written.
+    """
+    if not runs:
+        raise ValueError("make_match_report needs at least one run")
+    bad = [str(label) for label, _, meta in runs if meta.get("mode") != "match"]
+    if bad:
+        raise ValueError(f"run {bad[0]!r} is not a match-mode run; accepted: runs of --mode match")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    prepared = [_MatchRun(str(label), rec, meta, summarize_matches(rec, dict(meta)), OKABE_ITO[i % len(OKABE_ITO)])
+                for i, (label, rec, meta) in enumerate(runs)]
+    with mpl.rc_context(_STYLE):
+        charts = _match_charts(prepared, out)
+    written = {name: path for name, (path, _) in charts.items()}
+    md_path = out / "summary.md"
+    md_path.write_text(_match_markdown(prepared, title, {n: c for n, (_, c) in charts.items()}), encoding="utf-8")
     written["summary.md"] = md_path
     return written
 

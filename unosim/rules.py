@@ -60,6 +60,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import enums as E
+from .errors import RuleError as _RuleErrorBase
 
 __all__ = [
     "ENGINE_SUPPORTED",
@@ -84,7 +85,7 @@ _MAX_COUNT = 30          # upper bound of every card-count option (penalties, ha
 _MAX_TURN_CAP = 10**9
 
 
-class RuleError(ValueError):
+class RuleError(_RuleErrorBase):
     """A bad rules string, option name, option value or combination of options (one-line message)."""
 
     def __init__(self, message: str) -> None:
@@ -654,9 +655,11 @@ def _suggest(word: str, candidates: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _unknown_message(what: str, word: str, known: Iterable[str], extra: Iterable[str] = ()) -> str:
+def _unknown_message(what: str, word: str, known: Iterable[str], extra: Iterable[str] = (),
+                     shown: str | None = None) -> str:
+    """``shown``: the name as the user typed it (``word`` is its canonical spelling, used for suggestions)."""
     known = list(known)
-    return f"unknown {what} '{word}'; known: {', '.join(known)}{_suggest(word, [*known, *extra])}"
+    return f"unknown {what} '{shown or word}'; known: {', '.join(known)}{_suggest(word, [*known, *extra])}"
 
 
 def _coerce(info: OptionInfo, value: Any) -> Any:
@@ -1006,6 +1009,14 @@ def _resolve_param(switch: str, key: str) -> OptionInfo:
     raise RuleError(f"unknown parameter '{key}' for '{switch}'; accepted: {accepted}{_suggest(key, [*params, *shorts])}")
 
 
+def _once(info: OptionInfo, key: str, term: str, seen: set[str]) -> OptionInfo:
+    """Refuse an option given twice in one term (``set(a=1,a=2)``), where the last value would win silently."""
+    if info.name in seen:
+        raise RuleError(f"option '{key}' is given twice in '{_squash(term)}'; accepted: each option once per term")
+    seen.add(info.name)
+    return info
+
+
 def _apply_term(values: dict[str, Value], term: str) -> None:
     m = _TERM_RE.fullmatch(term.strip())
     if m is None:
@@ -1014,12 +1025,13 @@ def _apply_term(values: dict[str, Value], term: str) -> None:
     name, inner = _norm(m.group(1)), m.group(2)
     has_parens = inner is not None
     params = _split_params(term, inner) if has_parens else []
+    seen: set[str] = set()
 
     if name == "set":
-        if not has_parens:
-            raise RuleError("term 'set' needs parameters; accepted: set(key=value, ...)")
+        if not params:
+            raise RuleError(f"term '{_squash(term)}' needs parameters (it would set nothing); accepted: set(key=value, ...)")
         for key, text in params:
-            info = _resolve_global(key)
+            info = _once(_resolve_global(key), key, term, seen)
             values[info.name] = _parse_value(info, text)
         return
 
@@ -1028,7 +1040,7 @@ def _apply_term(values: dict[str, Value], term: str) -> None:
     if info is not None and info.is_switch:
         values[switch] = True
         for key, text in params:
-            p = _resolve_param(switch, key)
+            p = _once(_resolve_param(switch, key), key, term, seen)
             values[p.name] = _parse_value(p, text)
         return
 
@@ -1046,7 +1058,7 @@ def _apply_term(values: dict[str, Value], term: str) -> None:
     if info is not None:
         where = f"{info.group}({name}=...) or " if info.group else ""
         raise RuleError(f"'{name}' is a parameter, not a rule; write {where}set({name}=...)")
-    raise RuleError(_unknown_message("rule", name, _term_names(), _all_names()))
+    raise RuleError(_unknown_message("rule", name, _term_names(), _all_names(), shown=m.group(1)))
 
 
 def parse_rules(text: str | RuleSet, *, check_engine: bool = True) -> RuleSet:
@@ -1059,7 +1071,9 @@ def parse_rules(text: str | RuleSet, *, check_engine: bool = True) -> RuleSet:
         rules = text
     else:
         if not isinstance(text, str):
-            raise RuleError(f"rules must be a string, got {type(text).__name__}")
+            shown = " ".join(repr(text).split())[:60]
+            raise RuleError(f"rules={shown} is not a rules string; accepted: a preset such as 'official', "
+                            "or presets and options joined by '+' (see `unosim rules`)")
         if not text.strip():
             raise RuleError("empty rules string; accepted: a preset such as 'official', or terms joined by '+'")
         values: dict[str, Value] = dataclasses.asdict(RuleSet())

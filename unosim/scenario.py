@@ -36,9 +36,11 @@ import numpy as np
 from . import enums as E
 from . import nb
 from .decks import Deck, card_name, get_deck
+from .errors import ScenarioError
 from .policies import pack_policies, parse_policies
 from .rules import RuleSet, parse_rules
-from .sim import pack_rules
+from .sim import check_fits, check_rules_fit_deck, pack_rules
+from .validate import MAX_PLAYERS, MIN_PLAYERS, check_players, check_seed, integer
 
 _COLORS = {"r": E.RED, "red": E.RED, "y": E.YELLOW, "yellow": E.YELLOW, "g": E.GREEN, "green": E.GREEN,
            "b": E.BLUE, "blue": E.BLUE}
@@ -69,7 +71,7 @@ def parse_kind(name: str) -> tuple[int, int]:
                 return colors[cname], int(rest)
             if rest in _RANKS:
                 return colors[cname], _RANKS[rest]
-    raise ValueError(f"unknown card {name!r}; accepted: e.g. r5, g+2, bskip, yrev, wild, wd4, "
+    raise ScenarioError(f"unknown card {name!r}; accepted: e.g. r5, g+2, bskip, yrev, wild, wd4, "
                      "r+1, bflip, wd2 (Flip light), pink5, teal+5, orangeskipall, wdc (Flip dark)")
 
 
@@ -78,12 +80,22 @@ def kind_code(name: str) -> int:
     return col * E.NRANKS + rank
 
 
+_SCRIPT_ACCEPTED = ("a card name, draw/take/none, play/keep, challenge/accept, a colour, a seat number or "
+                    "True/False")
+
+
 def script_value(item: Any) -> int:
-    if isinstance(item, bool):
+    """One scripted decision as the kernel's integer (see the module docstring)."""
+    if isinstance(item, (bool, np.bool_)):
         return int(item)
     if isinstance(item, (int, np.integer)):
+        if not -1 <= int(item) <= 10**6:
+            raise ScenarioError(f"script entry {item!r} is out of range; accepted: {_SCRIPT_ACCEPTED}")
         return int(item)
-    t = str(item).strip().lower()
+    if not isinstance(item, str):
+        raise ScenarioError(f"script entry {' '.join(repr(item).split())[:60]} is not a decision; "
+                            f"accepted: {_SCRIPT_ACCEPTED}")
+    t = item.strip().lower()
     if t in _WORDS:
         return _WORDS[t]
     if t in _COLORS and len(t) > 1:
@@ -93,6 +105,14 @@ def script_value(item: Any) -> int:
     return kind_code(t)
 
 
+def at(where: str, fn, *args):
+    """``fn(*args)``, with ``where`` (e.g. ``hands[1][0]``) in front of the message of a ScenarioError."""
+    try:
+        return fn(*args)
+    except ScenarioError as e:
+        raise ScenarioError(f"{where}: {e}") from None
+
+
 def rig_order(deck: Deck, hands: list[list[str]], start: str, pile: list[str]) -> np.ndarray:
     """The kernel's rigged order: [hand sizes..., physical card ids top down]."""
     free: dict[tuple[int, int], list[int]] = {}
@@ -100,23 +120,57 @@ def rig_order(deck: Deck, hands: list[list[str]], start: str, pile: list[str]) -
         free.setdefault((int(deck.face_color[0, c]), int(deck.face_rank[0, c])), []).append(c)
     used: list[int] = []
 
-    def take(name: str) -> int:
-        k = parse_kind(name)
+    def take(where: str, name: str) -> int:
+        k = at(where, parse_kind, name)
         if not free.get(k):
-            raise ValueError(f"card {name!r} is used more often than the {deck.name} deck holds it")
+            raise ScenarioError(f"{where}: card {name!r} is used more often than the {deck.name} deck holds it; "
+                                f"accepted: at most as many copies as the deck has")
         c = free[k].pop(0)
         used.append(c)
         return c
 
-    for h in hands:
-        for name in h:
-            take(name)
-    take(start)
-    for name in pile:
-        take(name)
+    for s, h in enumerate(hands):
+        for i, name in enumerate(h):
+            take(f"hands[{s}][{i}]", name)
+    take("start", start)
+    for i, name in enumerate(pile):
+        take(f"pile[{i}]", name)
     taken = set(used)
     rest = [c for c in range(deck.size) if c not in taken]
     return np.array([len(h) for h in hands] + used + rest, np.int64)
+
+
+MAX_EVENTS = 10**6
+
+
+def _sequence(name: str, value: Any) -> list[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, np.ndarray)):
+        raise ScenarioError(f"{name}={' '.join(repr(value).split())[:60]} is not a list; accepted: a list")
+    return list(value)
+
+
+def _card_text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ScenarioError(f"{name}={' '.join(repr(value).split())[:60]} is not a card name; accepted: a card "
+                            "name such as 'r5', 'g+2', 'wild'")
+    return value
+
+
+def _card_list(name: str, value: Any) -> list[str]:
+    return [_card_text(f"{name}[{i}]", c) for i, c in enumerate(_sequence(name, value))]
+
+
+def _check_hands(hands: Any) -> list[list[str]]:
+    """hands: one list of card names per seat, 2..10 seats, each hand holding at least one card."""
+    seats = _sequence("hands", hands)
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise ScenarioError(f"hands has {len(seats)} hands; accepted: {MIN_PLAYERS}..{MAX_PLAYERS} hands, "
+                            "one per seat")
+    out = [_card_list(f"hands[{s}]", h) for s, h in enumerate(seats)]
+    for s, h in enumerate(out):
+        if not h:
+            raise ScenarioError(f"hands[{s}] is empty; accepted: at least one card in every hand")
+    return out
 
 
 @dataclass
@@ -175,17 +229,34 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
          rules: str | RuleSet = "official", policies: str | list[str] = "scripted",
          script: list[Any] = (), seed: int = 0, dealer: int | None = None, players: int | None = None,
          deck: str = "classic", max_events: int = 20_000) -> Game:
-    """Play one round, rigged (``hands`` and ``start`` given) or shuffled from ``seed``."""
+    """Play one round, rigged (``hands`` and ``start`` given) or shuffled from ``seed``.
+
+    Every argument is checked first; a bad one raises :class:`~unosim.errors.UnosimError` (a
+    :class:`~unosim.errors.ScenarioError` for hands, cards, dealer and script) naming it."""
     dk = get_deck(deck)
-    rs = parse_rules(rules) if not isinstance(rules, RuleSet) else rules
+    rs = parse_rules(rules)
+    seed = check_seed(seed)
+    max_events = integer("max_events", max_events, 0, MAX_EVENTS, ScenarioError)
     if hands is not None:
-        n = len(hands)
+        hand_lists = _check_hands(hands)
+        n = len(hand_lists)
+        if players is not None and integer("players", players, MIN_PLAYERS, MAX_PLAYERS) != n:
+            raise ScenarioError(f"players={players} but {n} hands are given; accepted: players=len(hands), "
+                                "or leave players out")
         if start is None:
-            raise ValueError("a rigged scenario needs a starting card (start=...)")
-        order = rig_order(dk, hands, start, list(pile))
+            raise ScenarioError("a rigged scenario needs a starting card (start=...); accepted: a card name "
+                                "such as 'r3'")
+        order = rig_order(dk, hand_lists, _card_text("start", start), _card_list("pile", pile))
     else:
-        n = int(players or 4)
+        if start is not None or len(_card_list("pile", pile)):
+            raise ScenarioError("start= and pile= rig the deck and need hands=... too; accepted: give hands, "
+                                "or leave start and pile out for a shuffled round")
+        n = check_players(4 if players is None else players)
+        check_fits(dk, rs, n)
         order = np.empty(0, np.int64)
+    check_rules_fit_deck(rs, dk)
+    if dealer is not None:
+        dealer = integer("dealer", dealer, 0, n - 1, ScenarioError)
     specs = parse_policies(policies, n, allow_scripted=True)
     pol, pp = pack_policies(specs)
     ri, rf = pack_rules(rs, dk)
@@ -194,7 +265,11 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
         fcol, frank, fpts = fcol.copy(), frank.copy(), fpts.copy()
         nb.pair_faces_nb(seed, np.uint64(0), dk.face_color, dk.face_rank, dk.face_points, fcol, frank, fpts)
         dk = Deck(dk.name, fcol, frank, fpts, True)
-    sc = np.array([script_value(x) for x in script], np.int64)
+    sc = np.array([at(f"script[{i}]", script_value, x) for i, x in enumerate(_sequence("script", script))],
+                  np.int64)
+    if len(sc) and "scripted" not in {sp.name for sp in specs}:
+        raise ScenarioError("script=... is given but no seat is scripted, so it would be ignored; accepted: "
+                            "policies with a 'scripted' seat, or no script")
     nc = dk.size
     hand = np.zeros((n, nc), np.int64)
     hlen = np.zeros(n, np.int64)

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 import platform
 import threading
 import time
@@ -22,21 +21,29 @@ import pandas as pd
 from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .decks import Deck, get_deck
+from .errors import SimulationError
 from .policies import PolicySpec, pack_policies, parse_policies
 from .rules import RuleSet, parse_rules
 from .stats import summarize
+from .validate import (
+    SEATINGS,
+    check_batch,
+    check_games,
+    check_mode,
+    check_players,
+    check_progress,
+    check_seating,
+    check_seed,
+    check_threads,
+    known_options,
+)
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
 DEFAULT_BATCH = 50_000
 # per-round counters after the standard columns, in kernel order (res[RES_CHALLENGES:])
 EXTRA_COLUMNS = ("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips", "loser")
 
 _warm_lock = threading.Lock()
 _warm: dict[tuple, float] = {}
-
-
-class SimulationError(ValueError):
-    """Bad input to a simulation (one-line message naming the bad value and the accepted ones)."""
 
 
 @dataclass
@@ -48,64 +55,12 @@ class SimulationResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def check_players(players: Any) -> int:
-    try:
-        n = int(players)
-    except (TypeError, ValueError):
-        raise SimulationError(f"players={players!r} is not a number; accepted: {MIN_PLAYERS}..{MAX_PLAYERS}") from None
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS or n != players:
-        raise SimulationError(f"players={players!r} is out of range; accepted: {MIN_PLAYERS}..{MAX_PLAYERS}")
-    return n
-
-
-def _positive_int(name: str, value: Any) -> int:
-    """An integer >= 1, or a one-line SimulationError naming the value."""
-    try:
-        v = int(value)
-    except (TypeError, ValueError):
-        raise SimulationError(f"{name}={value!r} is not a number; accepted: a positive integer") from None
-    if v < 1 or v != value:
-        raise SimulationError(f"{name}={value!r} is not positive; accepted: a positive integer")
-    return v
-
-
-def check_games(games: Any) -> int:
-    return _positive_int("games", games)
-
-
-def check_threads(threads: Any) -> int:
-    return max(1, os.cpu_count() or 1) if threads is None else _positive_int("threads", threads)
-
-
-def check_batch(batch_size: Any, default: int) -> int:
-    return default if batch_size is None else _positive_int("batch_size", batch_size)
-
-
-def check_seed(seed: Any) -> int:
-    try:
-        s = int(seed)
-    except (TypeError, ValueError):
-        raise SimulationError(f"seed={seed!r} is not an integer; accepted: 0..2**64-1") from None
-    if not 0 <= s < 2**64:
-        raise SimulationError(f"seed={seed!r} is out of range; accepted: 0..2**64-1")
-    return s
-
-
 def check_fits(deck: Deck, rules: RuleSet, players: int) -> None:
     need = players * rules.hand_size + 1
     if need > deck.size:
         raise SimulationError(
             f"deck {deck.name!r} has {deck.size} cards, too few to deal {rules.hand_size} to {players} "
             f"players plus a starting card; accepted: players*hand_size+1 <= {deck.size}")
-
-
-SEATINGS = ("fixed", "rotate", "shuffle")
-
-
-def check_seating(seating: str) -> int:
-    if seating not in SEATINGS:
-        raise SimulationError(f"seating={seating!r} is unknown; accepted: {', '.join(SEATINGS)}")
-    return SEATINGS.index(seating)
 
 
 def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit: str
@@ -187,14 +142,17 @@ def check_rules_fit_deck(rules: RuleSet, deck: Deck) -> None:
                                   f"accepted: a deck with {what}, or drop {name}")
 
 
-def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, threads: Any, deck: str
-                 ) -> tuple[int, int, int, int, RuleSet, Deck]:
-    """Validate what every run needs: (players, games, threads, seed, rules, deck), in that order."""
+def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, threads: Any, deck: str,
+                 record_bytes: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int, RuleSet, Deck]:
+    """Validate what every run needs: (players, games, threads, seed, rules, deck), in that order.
+
+    ``record_bytes``: (bytes per game, bytes per game and seat) that the run's records take in memory,
+    to refuse a run that cannot fit before anything is allocated."""
     n = check_players(players)
-    g = check_games(games)
+    g = check_games(games, 2 * (record_bytes[0] + record_bytes[1] * n) + 16 if record_bytes[0] else 0)
     t = check_threads(threads)
     s = check_seed(seed)
-    rs = parse_rules(rules) if not isinstance(rules, RuleSet) else rules
+    rs = parse_rules(rules)
     dk = get_deck(deck)
     check_fits(dk, rs, n)
     check_rules_fit_deck(rs, dk)
@@ -271,6 +229,62 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
     return df
 
 
+#: simulate()'s own keywords; match mode adds match.MATCH_OPTIONS.
+SIMULATE_OPTIONS = ("rules", "players", "policies", "games", "seed", "threads", "deck", "batch_size",
+                    "progress", "seating", "mode")
+# bytes of records per round held in memory (kernel buffers plus the DataFrame copy), by player count
+_ROUND_BYTES = 49
+_ROUND_BYTES_PER_SEAT = 4
+
+
+@dataclass(frozen=True)
+class RoundRun:
+    """A validated round-mode run: every argument checked and resolved, nothing compiled or allocated."""
+
+    players: int
+    games: int
+    seed: int
+    threads: int
+    rules: RuleSet
+    deck: Deck
+    specs: list[PolicySpec]
+    seating: str
+    batch_size: int
+    progress: bool
+
+    def execute(self) -> SimulationResult:
+        return run_rounds(self)
+
+
+def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
+                   games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
+                   batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
+                   mode: str = "round", **match_options: Any):
+    """Check every argument of :func:`simulate` (same signature) without running anything.
+
+    Returns the validated run (:class:`RoundRun`, or :class:`unosim.match.MatchRun` in match mode);
+    raises :class:`~unosim.errors.UnosimError` with one line naming the first bad argument.  The
+    command line calls this before it creates any output folder."""
+    mode = check_mode(mode)
+    if mode == "match":
+        from .match import check_matches
+
+        return check_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
+                             threads=threads, deck=deck, batch_size=batch_size, progress=progress,
+                             seating=seating, **match_options)
+    if match_options:
+        from .match import MATCH_OPTIONS
+
+        known_options(match_options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
+        raise SimulationError(f"option {sorted(match_options)[0]!r} applies to mode='match' only; "
+                              "accepted: add mode='match' (--mode match), or drop it")
+    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck,
+                                         (_ROUND_BYTES, _ROUND_BYTES_PER_SEAT))
+    specs: list[PolicySpec] = parse_policies(policies, n)
+    bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
+    return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress))
+
+
 def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
              games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
              batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
@@ -285,37 +299,36 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     often) or ``shuffle`` (random seats per game).  ``mode="match"`` plays full games to a target
     score instead of single rounds (see :mod:`unosim.match`; ``games`` then counts matches and
     ``match_options`` are ``target``, ``scoring``, ``partners``, ``max_rounds``, ``dealer``,
-    ``round_records``).
-    """
-    if mode not in ("round", "match"):
-        raise SimulationError(f"mode={mode!r} is unknown; accepted: round, match")
-    if mode == "match":
-        from .match import simulate_matches
+    ``rounds``, ``rounds_per_partner``, ``round_records``).
 
-        return simulate_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
-                                threads=threads, deck=deck, batch_size=batch_size, progress=progress,
-                                seating=seating, **match_options)
-    if match_options:
-        raise SimulationError(f"option {sorted(match_options)[0]!r} applies to --mode match only")
-    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
-    specs: list[PolicySpec] = parse_policies(policies, n)
+    Every argument is checked before anything is compiled or allocated (:func:`check_simulate`); a bad
+    one raises :class:`~unosim.errors.SimulationError` (or another :class:`~unosim.errors.UnosimError`)
+    whose one-line message names it.
+    """
+    return check_simulate(rules=rules, players=players, policies=policies, games=games, seed=seed,
+                          threads=threads, deck=deck, batch_size=batch_size, progress=progress,
+                          seating=seating, mode=mode, **match_options).execute()
+
+
+def run_rounds(run: RoundRun) -> SimulationResult:
+    """Play a validated round-mode run (see :func:`simulate`)."""
+    n, g, t, seed, rs, dk, specs, bs = (run.players, run.games, run.threads, run.seed, run.rules, run.deck,
+                                        run.specs, run.batch_size)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
-    bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
-
+    sm = SEATINGS.index(run.seating)
     compile_s = warm_up(n, dk)
-    sm = check_seating(seating)
     out = _alloc(g, n)
 
     def work(lo: int, hi: int) -> None:
         _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm)
 
-    done_mask, interrupted, elapsed = run_batches(g, bs, t, work, progress, "rounds")
+    done_mask, interrupted, elapsed = run_batches(g, bs, t, work, run.progress, "rounds")
     game_index = np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)
     sel = {k: v[done_mask] for k, v in out.items()} if interrupted else out
     records = records_frame(sel, game_index, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
-    meta["seating"] = seating
+    meta["seating"] = run.seating
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
     summary = summarize(records, meta) if len(records) else {"games": 0}

@@ -35,6 +35,7 @@ __all__ = [
     "z_value",
     "mean_ci",
     "proportion_ci",
+    "ratio_se",
     "players_of",
     "policies_of",
     "seat_wins",
@@ -103,6 +104,20 @@ def proportion_ci(k: Any, n: Any, level: float = 0.95) -> tuple[Any, Any, Any, A
     if np.ndim(k) == 0 and np.ndim(n) == 0:
         return tuple(float(v) for v in out)  # type: ignore[return-value]
     return out
+
+
+def ratio_se(num: np.ndarray, den: np.ndarray) -> tuple[float, float]:
+    """Ratio estimator sum(num)/sum(den) with a cluster-robust (delta-method) standard error,
+    clusters = matches (rounds within a match are not independent)."""
+    m = len(num)
+    if m == 0 or den.sum() == 0:
+        return float("nan"), float("nan")
+    r = num.sum() / den.sum()
+    if m < 2:
+        return float(r), float("nan")
+    resid = num - r * den
+    se = np.sqrt((resid ** 2).sum() / (m * (m - 1))) / den.mean()
+    return float(r), float(se)
 
 
 # ---- helpers on (records, meta) --------------------------------------------------------------------

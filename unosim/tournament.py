@@ -19,7 +19,7 @@ Design
 * **Win rates.**  A policy's win rate is its per-seat share (as in :func:`unosim.stats.policy_table`):
   its wins / (games x seats it holds), summed over line-ups; rounds stopped at the turn cap count
   as a loss for every seat.  Because the line-ups share their deals, the standard error is the
-  cluster-robust ratio error (:func:`unosim.match._ratio_se`) with deal ``g`` as the cluster, and
+  cluster-robust ratio error (:func:`unosim.stats.ratio_se`) with deal ``g`` as the cluster, and
   the interval is ``rate +- 1.96 se``.  In match mode the same holds for match wins, and round
   wins are counted over the rounds of every match.
 * **Mean points.**  Round mode: points scored per round per seat (the winner scores the others'
@@ -48,12 +48,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .match import _ratio_se
+from .errors import SimulationError
 from .policies import parse_policy, split_top_level
-from .sim import SimulationError, check_games, check_players, simulate
-from .stats import policy_table, z_value
+from .sim import check_simulate, simulate
+from .stats import policy_table, ratio_se, z_value
+from .validate import check_games, check_mode, check_players, check_seed, integer
 
-__all__ = ["TournamentError", "TournamentResult", "parse_field", "choose_lineups", "run_tournament",
+__all__ = ["TournamentError", "TournamentResult", "parse_field", "choose_lineups", "check_tournament",
+           "run_tournament",
            "fit_ratings", "save_tournament", "load_tournament", "format_tournament", "TABLE_COLUMNS"]
 
 DEFAULT_MAX_LINEUPS = 100
@@ -61,7 +63,6 @@ DEFAULT_BOOTSTRAP = 200
 #: choix regularisation: a tiny prior that keeps the fit finite when some policy never wins.
 RATING_ALPHA = 0.01
 ELO_SCALE = 400.0 / math.log(10.0)
-MODES = ("round", "match")
 
 TABLE_COLUMNS = ("rate", "se", "ci_lo", "ci_hi", "wins", "n", "mean_points", "points_se",
                  "rating", "rating_se", "rating_lo", "rating_hi", "lineups", "seats")
@@ -227,7 +228,7 @@ def _rate_columns(num: np.ndarray, den: np.ndarray, z: float, prefix: str = "") 
     cols: dict[str, list[float]] = {f"{prefix}rate": [], f"{prefix}se": [], f"{prefix}ci_lo": [],
                                     f"{prefix}ci_hi": []}
     for i in range(num.shape[1]):
-        r, se = _ratio_se(num[:, i], den[:, i])
+        r, se = ratio_se(num[:, i], den[:, i])
         cols[f"{prefix}rate"].append(r)
         cols[f"{prefix}se"].append(se)
         cols[f"{prefix}ci_lo"].append(max(0.0, r - z * se))
@@ -247,7 +248,7 @@ def _table(names: list[str], out: _Outcomes, games: int, mode: str, bootstrap: i
     cols: dict[str, Any] = _rate_columns(wins, den, z)
     cols["wins"] = wins.sum(axis=0).astype(np.int64)
     cols["n"] = (games * k).astype(np.int64)
-    pts = [_ratio_se(out.points[:, i], den[:, i]) for i in range(npol)]
+    pts = [ratio_se(out.points[:, i], den[:, i]) for i in range(npol)]
     cols["mean_points"] = [p for p, _ in pts]
     cols["points_se"] = [s for _, s in pts]
     rating, rse, rlo, rhi = fit_ratings(out.winner, out.seats, bootstrap, seed)
@@ -259,10 +260,23 @@ def _table(names: list[str], out: _Outcomes, games: int, mode: str, bootstrap: i
     return pd.DataFrame(cols, index=pd.Index(names, name="policy"))
 
 
-def check_mode(mode: str) -> str:
-    if mode not in MODES:
-        raise TournamentError(f"mode={mode!r} is unknown; accepted: {', '.join(MODES)}")
-    return mode
+def check_tournament(policies: str | Sequence[str], players: int = 4, games: int = 10_000,
+                     rules: str = "official", deck: str = "classic", seed: int = 0, mode: str = "round",
+                     threads: int | None = None, max_lineups: int = DEFAULT_MAX_LINEUPS,
+                     bootstrap: int = DEFAULT_BOOTSTRAP, **match_options: Any
+                     ) -> tuple[list[str], int, int, list[tuple[str, ...]], str]:
+    """Check every argument of :func:`run_tournament` without playing: returns (field, players, games
+    per line-up, line-ups, design) or raises a one-line :class:`~unosim.errors.UnosimError`."""
+    names = parse_field(policies)
+    n = check_players(players)
+    mode = check_mode(mode)
+    integer("bootstrap", bootstrap, 0, error=TournamentError)
+    integer("max_lineups", max_lineups, 1, error=TournamentError)
+    g = -(-check_games(games) // n) * n
+    lineups, design = choose_lineups(names, n, int(max_lineups), check_seed(seed))
+    check_simulate(rules=rules, players=n, policies=list(lineups[0]), games=g, seed=seed, threads=threads,
+                   deck=deck, seating="rotate", mode=mode, **match_options)
+    return names, n, g, lineups, design
 
 
 def run_tournament(policies: str | Sequence[str], players: int = 4, games: int = 10_000,
@@ -279,15 +293,8 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     ``keep_runs`` keeps every line-up's
     :class:`~unosim.sim.SimulationResult` in ``result.runs``.
     """
-    names = parse_field(policies)
-    n = check_players(players)
-    check_mode(mode)
-    if int(bootstrap) != bootstrap or bootstrap < 0:
-        raise TournamentError(f"bootstrap={bootstrap!r} is negative; accepted: an integer >= 0")
-    if int(max_lineups) != max_lineups or max_lineups < 1:
-        raise TournamentError(f"max_lineups={max_lineups!r} is not positive; accepted: a positive integer")
-    lineups, design = choose_lineups(names, n, int(max_lineups), int(seed))
-    g = -(-check_games(games) // n) * n
+    names, n, g, lineups, design = check_tournament(policies, players, games, rules, deck, seed, mode, threads,
+                                                    max_lineups, bootstrap, **match_options)
     index = {nm: i for i, nm in enumerate(names)}
     seats = np.array([[lu.count(nm) for nm in names] for lu in lineups], np.float64)
     winners, runs, per_lineup = [], [], []

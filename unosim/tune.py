@@ -39,11 +39,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .errors import SimulationError
 from .policies import POLICIES, PUBLIC, PolicySpec, parse_policies, parse_policy
-from .sim import SimulationError, _positive_int, check_players, simulate
+from .sim import check_simulate, simulate
 from .stats import mean_ci, proportion_ci
+from .validate import check_players, check_seed, integer
 
-__all__ = ["TuneError", "TuneResult", "Param", "tunable_params", "tunable_policies", "tune",
+__all__ = ["TuneError", "TuneResult", "TunePlan", "Param", "tunable_params", "tunable_policies", "check_tune", "tune",
            "format_tune", "save_tune"]
 
 DEFAULT_AGAINST = "greedy(challenge=0.5)"
@@ -137,12 +139,54 @@ def _budget_plan(budget: int, players: int, popsize: int, games_per_eval: int | 
     """(games per candidate, generations) for a training budget in rounds."""
     if games_per_eval is None:
         games_per_eval = max(50 * players, budget // (popsize * TARGET_GENERATIONS))
-    gpe = -(-_positive_int("games_per_eval", games_per_eval) // players) * players
+    gpe = -(-integer("games_per_eval", games_per_eval, 1, error=TuneError) // players) * players
     gens = budget // (popsize * gpe)
     if gens < 1:
         raise TuneError(f"budget={budget} is too small for one generation of {popsize} candidates x {gpe} "
                         f"rounds; accepted: at least {popsize * gpe}")
     return gpe, gens
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    """A checked tuning job (what :func:`check_tune` returns and :func:`tune` runs)."""
+
+    spec: PolicySpec
+    params: list[Param]
+    x0: np.ndarray
+    start: str
+    players: int
+    others: list[str]
+    budget: int
+    popsize: int
+    games_per_eval: int
+    generations: int
+    eval_games: int
+    seed: int
+    sigma0: float
+
+
+def check_tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEFAULT_AGAINST,
+               rules: str = "official", deck: str = "classic", seed: int = 0, popsize: int | None = None,
+               games_per_eval: int | None = None, eval_games: int | None = None, sigma0: float = DEFAULT_SIGMA,
+               threads: int | None = None) -> TunePlan:
+    """Check every argument of :func:`tune` without playing; a one-line error names the first bad one."""
+    spec, params, x0 = _start(policy)
+    n = check_players(players)
+    others = opponents(against, n)
+    budget = integer("budget", budget, 1, error=TuneError)
+    seed = check_seed(seed)
+    if isinstance(sigma0, bool) or not isinstance(sigma0, int | float) or not 0.0 < float(sigma0) <= 1.0:
+        raise TuneError(f"sigma0={sigma0!r} is out of range; accepted: (0, 1] (a share of each range)")
+    lam = 4 + int(3 * math.log(len(params))) if popsize is None else integer("popsize", popsize, 2, error=TuneError)
+    gpe, gens = _budget_plan(budget, n, lam, games_per_eval)
+    n_eval = integer("eval_games", eval_games if eval_games is not None else max(2000, budget // 2), 1,
+                     error=TuneError)
+    n_eval = -(-n_eval // n) * n
+    start = policy_string(spec.name, params, x0)
+    check_simulate(rules=rules, players=n, policies=[start, *others], games=max(gpe, n_eval), seed=seed,
+                   threads=threads, deck=deck, seating="rotate")
+    return TunePlan(spec, params, x0, start, n, others, budget, lam, gpe, gens, n_eval, seed, float(sigma0))
 
 
 # ---- the search ----------------------------------------------------------------------------------
@@ -155,25 +199,14 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
     """Tune the numeric parameters of ``policy`` (its string is the start); see the module doc."""
     import cma
 
-    spec, params, x0 = _start(policy)
-    n = check_players(players)
-    others = opponents(against, n)
-    budget = _positive_int("budget", budget)
-    if not 0.0 < float(sigma0) <= 1.0:
-        raise TuneError(f"sigma0={sigma0!r} is out of range; accepted: (0, 1] (a share of each range)")
-    dim = len(params)
-    lam = int(popsize) if popsize is not None else 4 + int(3 * math.log(max(dim, 1)))
-    if lam < 2:
-        raise TuneError(f"popsize={popsize!r} is too small; accepted: an integer >= 2")
-    gpe, gens = _budget_plan(budget, n, lam, games_per_eval)
-    n_eval = _positive_int("eval_games", eval_games if eval_games is not None else max(2000, budget // 2))
-    n_eval = -(-n_eval // n) * n
-    start = policy_string(spec.name, params, x0)
-    simulate(rules=rules, players=n, policies=[start, *others], games=1, deck=deck)  # validate early
+    plan = check_tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games,
+                      sigma0, threads)
+    spec, params, start, others = plan.spec, plan.params, plan.start, plan.others
+    n, lam, gpe, gens, seed = plan.players, plan.popsize, plan.games_per_eval, plan.generations, plan.seed
     opts = {"bounds": [0.0, 1.0], "popsize": lam, "seed": derived_seed(seed, 3) % (2**31 - 1) + 1,
             "verbose": -9, "tolfun": 0, "tolfunhist": 0, "tolflatfitness": 10**9, "tolstagnation": 10**9}
-    u0 = np.clip(_to_unit(params, x0), 0.01, 0.99)
-    es = cma.CMAEvolutionStrategy(list(u0) if dim > 1 else [float(u0[0])], float(sigma0), opts)
+    u0 = np.clip(_to_unit(params, plan.x0), 0.01, 0.99)
+    es = cma.CMAEvolutionStrategy([float(v) for v in u0], plan.sigma0, opts)
     rows = []
     bar = None
     if progress:
@@ -200,12 +233,12 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
         bar.close()
     tuned_x = _from_unit(params, np.asarray(es.result.xfavorite))
     tuned = policy_string(spec.name, params, tuned_x)
-    evaluation = evaluate(tuned, start, others, n_eval, derived_seed(seed, 2), rules, deck, threads)
+    evaluation = evaluate(tuned, start, others, plan.eval_games, derived_seed(seed, 2), rules, deck, threads)
     tuned_params = dict(parse_policy(tuned).params)
     meta = {"kind": "tune", "policy": spec.name, "start": start, "against": others, "players": n,
-            "rules": rules, "deck": deck, "seed": int(seed), "budget": int(budget), "games_used": used,
-            "popsize": lam, "games_per_eval": gpe, "generations": gens, "sigma0": float(sigma0),
-            "eval_games": n_eval, "eval_seed": derived_seed(seed, 2), "decimals": DECIMALS,
+            "rules": rules, "deck": deck, "seed": int(seed), "budget": plan.budget, "games_used": used,
+            "popsize": lam, "games_per_eval": gpe, "generations": gens, "sigma0": plan.sigma0,
+            "eval_games": plan.eval_games, "eval_seed": derived_seed(seed, 2), "decimals": DECIMALS,
             "params": [{"name": p.name, "lo": p.lo, "hi": p.hi} for p in params]}
     return TuneResult(tuned, start, {k: tuned_params.get(k, 0.0) for k in (p.name for p in params)},
                       pd.DataFrame(rows), evaluation, meta)

@@ -1,0 +1,147 @@
+"""Every example in README.md is a test, so the examples cannot rot.
+
+* ```python blocks are doctests: each ``>>>`` line runs and its shown output must match.
+* ```console blocks: each ``$ unosim ...`` line runs in-process and the lines shown under it must appear in
+  its output, in order (lines with machine-dependent speeds are not compared).
+* ```sh blocks: each ``unosim ...`` line must run and exit 0.  Their game counts are capped at
+  ``SH_GAMES`` to keep the suite fast; what they show is that every documented command and option is
+  accepted as written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from unosim.cli import run as cli_run
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+SH_GAMES = 2000
+# output that depends on the machine, not on the simulation
+VOLATILE = re.compile(r"rounds/s|matches/s|games/s|compile|cache load|written to|^report:|^chart:")
+
+
+def blocks(kind: str) -> list[tuple[int, str]]:
+    """(line number, body) of every fenced block of ``kind`` (indented fences in lists included)."""
+    out, lines = [], README.read_text().splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^(\s*)```(\w+)\s*$", lines[i])
+        if m and m.group(2) == kind:
+            indent, start, body = len(m.group(1)), i + 1, []
+            i += 1
+            while not lines[i].strip().startswith("```"):
+                body.append(lines[i][indent:])
+                i += 1
+            out.append((start, "\n".join(body)))
+        i += 1
+    return out
+
+
+def run_cli(argv: list[str]) -> tuple[int, str]:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+        try:
+            cli_run(argv)
+        except SystemExit as e:
+            return int(e.code or 0), buf.getvalue()
+    return 0, buf.getvalue()
+
+
+def unosim_argv(line: str) -> list[str] | None:
+    """The arguments of a documented ``unosim`` command line, or None for other commands (make, ...)."""
+    words = shlex.split(line, comments=True)
+    if not words or Path(words[0]).name != "unosim":
+        return None
+    return words[1:]
+
+
+def test_readme_has_examples_of_each_kind():
+    assert blocks("python") and blocks("console") and blocks("sh")
+
+
+def test_python_examples(tmp_path, monkeypatch):
+    """The ```python blocks run in order in one namespace, as a reader would type them."""
+    monkeypatch.chdir(tmp_path)
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    globs: dict = {}
+    out = io.StringIO()
+    for start, body in blocks("python"):
+        assert ">>>" in body, f"README.md line {start}: write Python examples as doctests (>>> lines)"
+        test = parser.get_doctest(body, globs, f"README.md:{start}", str(README), start)
+        runner.run(test, out=out.write, clear_globs=False)
+        globs = test.globs  # DocTest copies its globals: carry them to the next block
+    assert runner.failures == 0, out.getvalue()
+
+
+def console_cases() -> list[tuple[int, str, list[str]]]:
+    cases = []
+    for start, body in blocks("console"):
+        cmd, shown = None, []
+        for k, line in enumerate(body.splitlines() + ["$ "]):
+            if line.startswith("$ "):
+                if cmd is not None:
+                    cases.append((start + k, cmd, shown))
+                cmd, shown = line[2:].strip() or None, []
+            elif cmd is not None and line.strip():
+                shown.append(line.rstrip())
+    return cases
+
+
+@pytest.mark.parametrize("line,cmd,shown", console_cases(), ids=lambda x: str(x) if isinstance(x, int) else "")
+def test_console_example(line, cmd, shown, tmp_path, monkeypatch):
+    argv = unosim_argv(cmd)
+    assert argv is not None, f"README.md line {line}: console examples run unosim, got {cmd!r}"
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli(argv)
+    expect_error = any(s.startswith("error: ") for s in shown)
+    assert code == (2 if expect_error else 0), out
+    got = [s.rstrip() for s in out.splitlines()]
+    pos = 0
+    for s in shown:
+        if VOLATILE.search(s):
+            continue
+        hit = next((k for k in range(pos, len(got)) if same_line(s, got[k])), None)
+        assert hit is not None, f"README.md line {line}: {s!r} not in the output of {cmd!r}:\n{out}"
+        pos = hit + 1
+
+
+def same_line(shown: str, got: str) -> bool:
+    """A shown line matches an output line exactly, where ``...`` in the shown line stands for any text."""
+    if "..." not in shown:
+        return shown == got
+    return re.fullmatch(".*".join(map(re.escape, shown.split("..."))), got) is not None
+
+
+def sh_cases() -> list[tuple[int, list[str]]]:
+    cases = []
+    for start, body in blocks("sh"):
+        for k, line in enumerate(body.splitlines()):
+            argv = unosim_argv(line)
+            if argv is not None:
+                cases.append((start + k + 1, argv))
+    return cases
+
+
+def capped(argv: list[str]) -> list[str]:
+    out = list(argv)
+    if "--games" in out:
+        i = out.index("--games") + 1
+        out[i] = str(min(int(out[i].replace("_", "")), SH_GAMES))
+    elif out and out[0] == "simulate":
+        out += ["--games", str(SH_GAMES)]
+    return out
+
+
+@pytest.mark.parametrize("line,argv", sh_cases(), ids=lambda x: str(x) if isinstance(x, int) else "")
+def test_sh_example(line, argv, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli(capped(argv))
+    assert code == 0, f"README.md line {line}: unosim {' '.join(argv)}\n{out}"
