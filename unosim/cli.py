@@ -1,4 +1,4 @@
-"""Command line: ``unosim simulate | rules | presets | demo | report | trace``.
+"""Command line: ``unosim simulate | rules | presets | demo | report | trace | tournament | tune``.
 
 Every bad input ends with a one-line ``error: ...`` on stderr and exit code 2, never a traceback.
 """
