@@ -16,6 +16,7 @@ from unosim import simulate
 from unosim.cli import main
 from unosim.io import load_run
 from unosim.tournament import (
+    MATCH_COLUMNS,
     TABLE_COLUMNS,
     TournamentError,
     choose_lineups,
@@ -38,6 +39,11 @@ def test_every_multiset_when_small_else_a_balanced_sample():
     seats = Counter(p for lu in lineups for p in lu)
     assert set(seats.values()) == {20 * 4 // 5}
     assert choose_lineups(five, 4, max_lineups=22, seed=3) == (lineups, design)  # seeded
+    assert len(set(lineups)) == len(lineups)                                     # no line-up twice
+    six = [f"q{i}" for i in range(6)]
+    lineups, design = choose_lineups(six, 4, max_lineups=100, seed=0)          # 126 multisets
+    assert design == "balanced" and len(lineups) == 99 == len(set(lineups))
+    assert set(Counter(p for lu in lineups for p in lu).values()) == {99 * 4 // 6}
 
 
 def test_win_rates_add_up_with_capped_rounds():
@@ -108,6 +114,7 @@ def test_match_mode_rates_add_up():
     assert meta["mode"] == "match" and total == 24 * 5
     assert tab["wins"].sum() == total - meta["capped_games"]
     assert tab["rate"].sum() * 4 / 2 == pytest.approx(1 - meta["capped_games"] / total)
+    assert set(MATCH_COLUMNS) <= set(tab.columns)
     assert ((tab["round_rate"] > 0) & (tab["round_rate"] < 1)).all()
     assert tab.loc["greedy", "mean_points"] > 0
 

@@ -11,7 +11,8 @@ Design
   one is played; otherwise a *balanced sample* of ``L`` line-ups (the largest ``L <= max_lineups``
   with ``L * N`` a multiple of ``P``): ``L * N / P`` seeded random permutations of the field are
   laid end to end and cut into consecutive groups of ``N``, so every policy holds exactly the same
-  number of seats.  Either way a policy holds as many seat-rounds as any other.
+  number of seats; then seats are swapped between line-ups (which keeps those counts) until no
+  line-up repeats, where the sample size allows.  Either way a policy holds as many seat-rounds as any other.
 * **Seats and deals.**  Every line-up is played with ``simulate(..., seating="rotate")`` and the
   *same seed*: round (or match) ``g`` is seeded from ``(seed, g)`` alone, so every line-up plays
   the same deals (common random numbers), and over ``N`` consecutive games every policy of the
@@ -114,7 +115,34 @@ def balanced_lineups(names: Sequence[str], players: int, count: int, seed: int) 
         raise ValueError(f"count*players={count * players} is not a multiple of the field size {p}")
     rng = np.random.default_rng([seed, 0x7041])
     seq = np.concatenate([rng.permutation(p) for _ in range(count * players // p)])
-    return [tuple(names[i] for i in sorted(seq[k * players:(k + 1) * players])) for k in range(count)]
+    groups = _distinct_by_swaps(seq.reshape(count, players), rng)
+    return [tuple(names[i] for i in sorted(g)) for g in groups]
+
+
+def _distinct_by_swaps(groups: np.ndarray, rng: np.random.Generator, tries: int = 50_000) -> np.ndarray:
+    """Swap seats between line-ups (which keeps every policy's seat count) while that does not add
+    duplicate line-ups, until no line-up repeats or ``tries`` swaps have been tried: under common
+    random numbers a repeated line-up would replay the very same games."""
+    groups = groups.copy()
+
+    def dups() -> int:
+        return len(groups) - len({tuple(sorted(g)) for g in groups})
+
+    n_dup = dups()
+    for _ in range(tries):
+        if n_dup == 0:
+            break
+        a, b = rng.integers(len(groups), size=2)
+        i, j = rng.integers(groups.shape[1], size=2)
+        if a == b or groups[a, i] == groups[b, j]:
+            continue
+        groups[a, i], groups[b, j] = groups[b, j], groups[a, i]
+        new = dups()
+        if new <= n_dup:
+            n_dup = new
+        else:
+            groups[a, i], groups[b, j] = groups[b, j], groups[a, i]
+    return groups
 
 
 def choose_lineups(names: Sequence[str], players: int, max_lineups: int = DEFAULT_MAX_LINEUPS,
