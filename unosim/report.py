@@ -883,4 +883,8 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
         bx.set_ylabel("Search mean")
         bx.set_title("Parameters of the search mean", loc="left")
         _legend(bx)
+        fig.text(0.01, 0.0, "All candidates of a generation play the same deals; each generation plays fresh "
+                 "ones, so the curves also move with those deals' luck.", fontsize=7.5, color="#555555",
+                 ha="left", va="bottom")
+        fig.get_layout_engine().set(h_pad=0.12)
         return _save(fig, Path(path))
