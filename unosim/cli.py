@@ -1,4 +1,4 @@
-"""Command line: ``unosim simulate | rules | presets | demo | report | trace``.
+"""Command line: ``unosim simulate | rules | presets | demo | report | trace | tournament | tune``.
 
 Every bad input ends with a one-line ``error: ...`` on stderr and exit code 2, never a traceback.
 """
@@ -324,6 +324,9 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     from .io import find_runs, is_store_cell, load_any
     from .report import make_match_report, make_report, run_labels
 
+    if len(runs) == 1 and (Path(runs[0]) / "tournament.json").is_file():
+        _tournament_report(Path(runs[0]), out, title)
+        return
     dirs, loaded = [], []
     for r in runs:
         group = []
@@ -658,6 +661,110 @@ def rerun(run_dir, out, threads, as_json) -> None:
         sys.exit(130)
     if rep["identical"] is False:
         sys.exit(1)
+
+
+@main.command()
+@click.option("--policies", required=True,
+              help="The field: a comma list of at least two policies, e.g. random,greedy,greedy(challenge=0.5).")
+@click.option("--players", default="4", show_default=True, help="Seats at every table, 2..10.")
+@click.option("--games", default="10000", show_default=True,
+              help="Rounds (matches with --mode match) per line-up, rounded up to a multiple of --players.")
+@click.option("--mode", default="round", show_default=True, help="round or match (full games to a target score).")
+@click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
+@click.option("--deck", default="classic", show_default=True, help="Deck.")
+@click.option("--seed", default="0", show_default=True, help="Master seed: every line-up plays the same deals.")
+@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--max-lineups", default="100", show_default=True,
+              help="Play every multiset of policies up to this many line-ups, else a balanced sample of this size.")
+@click.option("--bootstrap", default="200", show_default=True, help="Bootstrap resamples for the rating intervals.")
+@click.option("--scoring", default="standard", show_default=True, help="Match scoring (with --mode match).")
+@click.option("--target", default=None, help="Match target score (with --mode match) [default: 500].")
+@click.option("--out", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
+               target, out, as_json) -> None:
+    """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
+    from .tournament import check_tournament, format_tournament, run_tournament, to_json
+
+    try:
+        kw = dict(players=_int("players", players), games=_int("games", games), rules=rules, deck=deck,
+                  seed=_int("seed", seed), mode=mode, threads=_int("threads", threads),
+                  max_lineups=_int("max-lineups", max_lineups), bootstrap=_int("bootstrap", bootstrap))
+        if mode == "match":
+            kw.update(scoring=scoring, target=_int("target", target))
+        elif target is not None or scoring != "standard":
+            raise CliError("--target/--scoring apply to --mode match only; accepted: add --mode match")
+        check_tournament(policies, **kw)
+        out_dir = _check_out(out)
+        result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), **kw)
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        from .report import make_tournament_report
+
+        make_tournament_report(result.table, result.meta, out_dir)
+    if as_json:
+        click.echo(json.dumps(to_json(result), allow_nan=False))
+    else:
+        click.echo(format_tournament(result.table, result.meta))
+        if out_dir is not None:
+            click.echo(f"tournament written to {out_dir}")
+
+
+def _tournament_report(run_dir: Path, out: str, title: str) -> None:
+    """`unosim report DIR` on a directory written by `unosim tournament --out DIR`."""
+    from .report import make_tournament_report
+    from .tournament import load_tournament
+
+    try:
+        table, meta = load_tournament(run_dir)
+    except ValueError as e:
+        raise _fail(e) from None
+    paths = make_tournament_report(table, meta, _check_out(out), title=title)
+    click.echo(f"report: {paths['tournament.md']}")
+
+
+@main.command()
+@click.option("--policy", required=True,
+              help="Policy to tune; its parameters are the start, e.g. greedy or greedy(bluff=1,challenge=1).")
+@click.option("--players", default="4", show_default=True, help="Seats at the table, 2..10.")
+@click.option("--budget", default="60000", show_default=True, help="Training rounds for the whole search.")
+@click.option("--against", default="greedy(challenge=0.5)", show_default=True,
+              help="The other seats: one policy for all, or a comma list of players-1 policies.")
+@click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
+@click.option("--deck", default="classic", show_default=True, help="Deck.")
+@click.option("--seed", default="0", show_default=True, help="Master seed.")
+@click.option("--popsize", default=None, help="CMA-ES candidates per generation [default: 4 + 3 ln(parameters)].")
+@click.option("--games-per-eval", default=None, help="Rounds per candidate [default: from the budget].")
+@click.option("--eval-games", default=None, help="Out-of-sample rounds for the tuned and the starting policy "
+                                                 "[default: max(2000, budget/2)].")
+@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--out", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, threads, out,
+         as_json) -> None:
+    """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
+    from .tune import check_tune, format_tune, save_tune, to_json
+    from .tune import tune as run_tune
+
+    try:
+        kw = dict(players=_int("players", players), budget=_int("budget", budget), against=against, rules=rules,
+                  deck=deck, seed=_int("seed", seed), popsize=_int("popsize", popsize),
+                  games_per_eval=_int("games-per-eval", games_per_eval), eval_games=_int("eval-games", eval_games),
+                  threads=_int("threads", threads))
+        check_tune(policy, **kw)
+        out_dir = _check_out(out)
+        result = run_tune(policy, progress=sys.stderr.isatty(), **kw)
+    except ValueError as e:
+        raise _fail(e) from None
+    if out_dir is not None:
+        save_tune(result, out_dir)
+    if as_json:
+        click.echo(json.dumps(to_json(result), allow_nan=False))
+    else:
+        click.echo(format_tune(result))
+        if out_dir is not None:
+            click.echo(f"tuned policy written to {out_dir / 'tuned_policy.txt'}")
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -49,6 +49,15 @@ class PolicyInfo:
     pid: int
     description: str
     params: dict[str, int] = field(default_factory=dict)  # parameter name -> PP_* slot
+    # parameter name -> (low, high) accepted values and -> value when not given; unlisted: [0, 1], 0
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    defaults: dict[str, float] = field(default_factory=dict)
+
+    def param_range(self, key: str) -> tuple[float, float]:
+        return self.ranges.get(key, (0.0, 1.0))
+
+    def param_default(self, key: str) -> float:
+        return self.defaults.get(key, 0.0)
 
 
 _PARAMS = {"challenge": E.PP_CHALLENGE, "bluff": E.PP_BLUFF}
@@ -138,8 +147,9 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
             except ValueError:
                 raise PolicyError(f"policy parameter {key}={val.strip()!r} is not a number; "
                                   "accepted: a probability in [0, 1]") from None
-            if not 0.0 <= v <= 1.0:
-                raise PolicyError(f"policy parameter {key}={v:g} is out of range; accepted: [0, 1]")
+            lo, hi = info.param_range(key)
+            if not lo <= v <= hi:
+                raise PolicyError(f"policy parameter {key}={v:g} is out of range; accepted: [{lo:g}, {hi:g}]")
             params[key] = v
     return PolicySpec(name, tuple(sorted(params.items())))
 
@@ -173,6 +183,7 @@ def pack_policies(specs: list[PolicySpec]) -> tuple[np.ndarray, np.ndarray]:
     pol = np.array([POLICIES[s.name].pid for s in specs], np.int64)
     pp = np.zeros((len(specs), E.NPP), np.float64)
     for i, s in enumerate(specs):
-        for k, v in s.params:
-            pp[i, POLICIES[s.name].params[k]] = v
+        info, given = POLICIES[s.name], dict(s.params)
+        for k, slot in info.params.items():
+            pp[i, slot] = given.get(k, info.param_default(k))
     return pol, pp

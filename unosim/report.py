@@ -1211,3 +1211,143 @@ def make_match_report(runs: Sequence[Run], out_dir: Path | str,
     written = {name: path for name, (path, _) in charts.items()}
     written.update(write_pages(_match_page(prepared, title, {n: c for n, (_, c) in charts.items()}), out))
     return written
+
+
+# ---- tournaments and tuning (unosim.tournament, unosim.tune) ----------------------------------------
+
+
+def _tournament_scope(meta: Mapping[str, Any]) -> str:
+    unit = "matches" if meta["mode"] == "match" else "rounds"
+    return (f"{meta['players']} players, {len(meta['lineups'])} line-ups x {meta['games_per_lineup']:,} "
+            f"{unit}, {meta['rules']}")
+
+
+def _policy_ticks(ax: Axes, x: np.ndarray, table: pd.DataFrame) -> None:
+    """Policy names under the points; slanted (anchored at the tick) when there are many."""
+    slant = len(table) > 4
+    ax.set_xticks(x, [str(n) for n in table.index], rotation=20 if slant else 0,
+                  ha="right" if slant else "center", rotation_mode="anchor")
+
+
+def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
+    fig, ax = _new_figure()
+    x = np.arange(len(table), dtype=float)
+    match = meta["mode"] == "match"
+    _rate_points(ax, x - (0.1 if match else 0.0), table, OKABE_ITO[0],
+                 "match win rate" if match else "round win rate")
+    if match:
+        rounds = pd.DataFrame({k: table[f"round_{k}"] for k in ("rate", "ci_lo", "ci_hi")})
+        _rate_points(ax, x + 0.1, rounds, OKABE_ITO[1], "round win rate")
+    p = int(meta["players"])
+    ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
+    _policy_ticks(ax, x, table)
+    ax.set_xlim(-0.6, len(table) - 0.4)
+    ax.margins(y=0.15)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    ax.set_ylabel("Win rate per seat")
+    _set_title(ax, "Tournament win rate per seat", _tournament_scope(meta))
+    fig.text(0.01, 0.0, "Per-seat share over every line-up; error bars: 95% interval (deals as clusters).",
+             fontsize=7.5, color="#555555", ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    _legend(ax)
+    return _save(fig, path)
+
+
+def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
+    fig, ax = _new_figure()
+    x = np.arange(len(table), dtype=float)
+    r = table["rating"].to_numpy(float)
+    lo, hi = table["rating_lo"].to_numpy(float), table["rating_hi"].to_numpy(float)
+    yerr = np.vstack([np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)]) if np.isfinite(lo).all() else None
+    ax.errorbar(x, r, yerr=yerr, fmt="s", ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
+                color=OKABE_ITO[2], label="rating", zorder=3)
+    ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="field mean", zorder=1)
+    _policy_ticks(ax, x, table)
+    ax.set_xlim(-0.6, len(table) - 0.4)
+    ax.margins(y=0.15)
+    ax.set_ylabel("Rating (Elo scale)")
+    _set_title(ax, "Plackett-Luce rating", _tournament_scope(meta))
+    fig.text(0.01, 0.0, "Winner first, the rest tied; 400 points = 10:1 odds. Error bars: 95% bootstrap "
+             "interval over deals.", fontsize=7.5, color="#555555", ha="left", va="bottom")
+    fig.get_layout_engine().set(h_pad=0.12)
+    _legend(ax)
+    return _save(fig, path)
+
+
+def _tournament_page(table: pd.DataFrame, meta: Mapping[str, Any], title: str, images: Mapping[str, str]) -> Page:
+    z = z_value(LEVEL)
+    match = meta["mode"] == "match"
+    head = ["Policy", "Match win rate" if match else "Win rate per seat"]
+    head += ["Round win rate"] if match else []
+    head += ["Mean score" if match else "Mean points", "Rating", "Rating 95% CI", "Line-ups", "Seat-games"]
+    rows = []
+    for name, r in table.iterrows():
+        cells = [f"`{name}`", _pm(r["rate"], r["se"], z, pct=True)]
+        if match:
+            cells.append(_pm(r["round_rate"], r["round_se"], z, pct=True))
+        ci = f"{r['rating_lo']:+.0f} to {r['rating_hi']:+.0f}" if _isnum(r["rating_lo"]) else "n/a"
+        cells += [_pm(r["mean_points"], r["points_se"], z), f"{r['rating']:+.0f}", ci,
+                  f"{int(r['lineups'])}", f"{int(r['n']):,}"]
+        rows.append(cells)
+    intro = [f"{_tournament_scope(meta)}; line-ups: {meta['design']}; seed `{meta['seed']}`; every line-up plays "
+             "the same deals with rotating seats. Values are estimate ± 1.96 × standard error."]
+    results = Section("Results", [f"Rating: {meta['rating_model']}."], [(pd.DataFrame(rows, columns=head), 1)])
+    charts = Section("Charts", figures=[PageFigure(name, caption, _tournament_scope(meta))
+                                        for name, caption in images.items()])
+    lineups = Section("Line-ups", [f"`{lu['dir']}`: {', '.join(lu['policies'])}" for lu in meta["lineups"]])
+    return Page(title, intro, [results, charts, lineups])
+
+
+def make_tournament_report(table: pd.DataFrame, meta: Mapping[str, Any], out_dir: Path | str,
+                           title: str = "unosim tournament") -> dict[str, Path]:
+    """Charts (PNG and SVG) and the pages of a tournament (:mod:`unosim.tournament`): writes
+    ``tournament_win_rate.png``, ``tournament_rating.png``, ``tournament.md`` and ``tournament.html`` into
+    ``out_dir``; policies sorted by rating, best first."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = table.sort_values("rating", ascending=False)
+    captions = {"tournament_win_rate.png": "Win rate per seat", "tournament_rating.png": "Rating"}
+    with mpl.rc_context(_STYLE):
+        written = {"tournament_win_rate.png": _tournament_rate_chart(table, meta, out / "tournament_win_rate.png"),
+                   "tournament_rating.png": _tournament_rating_chart(table, meta, out / "tournament_rating.png")}
+    written.update(write_pages(_tournament_page(table, meta, title, captions), out,
+                               names=("tournament.md", "tournament.html")))
+    return written
+
+
+def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation: Mapping[str, Any],
+                      path: Path | str) -> Path:
+    """Convergence of a tuning run (:mod:`unosim.tune`): the candidates' win rates per generation
+    (mean and best; all candidates of a generation on the same deals) with the out-of-sample win
+    rates of the tuned and starting policies, and the search mean's parameters per generation."""
+    with mpl.rc_context(_STYLE):
+        fig = Figure(figsize=(FIGSIZE[0], 7.0), dpi=DPI, layout="constrained")
+        FigureCanvasAgg(fig)
+        ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2, sharex=None)
+        x = history["games"].to_numpy(float)
+        ax.plot(x, history["mean_rate"], "-o", ms=3, color=OKABE_ITO[0], label="generation mean")
+        ax.plot(x, history["best_rate"], ":", marker=".", color=OKABE_ITO[1], label="generation best")
+        end = x[-1] * 1.04 if len(x) else 1.0
+        for k, (key, color) in enumerate((("tuned", OKABE_ITO[2]), ("start", OKABE_ITO[3]))):
+            e = evaluation[key]
+            ax.errorbar([end + k * 0.02 * end], [e["rate"]], yerr=[[e["rate"] - e["ci_lo"]], [e["ci_hi"] - e["rate"]]],
+                        fmt="s", ms=5, capsize=4, color=color, label=f"{key}, out of sample (95% CI)", zorder=3)
+        p = int(meta["players"])
+        ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+        ax.set_ylabel("Candidate win rate")
+        _set_title(ax, f"Tuning {meta['policy']} with CMA-ES",
+                   f"{p} players vs {', '.join(dict.fromkeys(meta['against']))}, {meta['rules']}")
+        _legend(ax)
+        for i, prm in enumerate(meta["params"]):
+            bx.plot(x, history[f"mean_{prm['name']}"], "-", color=OKABE_ITO[i % len(OKABE_ITO)], label=prm["name"])
+        bx.set_xlabel(f"Training rounds ({meta['popsize']} candidates x {meta['games_per_eval']:,} rounds "
+                      "per generation)")
+        bx.set_ylabel("Search mean")
+        bx.set_title("Parameters of the search mean", loc="left")
+        _legend(bx)
+        fig.text(0.01, 0.0, "All candidates of a generation play the same deals; each generation plays fresh "
+                 "ones, so the curves also move with those deals' luck.", fontsize=7.5, color="#555555",
+                 ha="left", va="bottom")
+        fig.get_layout_engine().set(h_pad=0.12)
+        return _save(fig, Path(path))
