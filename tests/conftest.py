@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from unosim.cli import run as cli_run
 
 
 @pytest.fixture
-def cli_error(monkeypatch, capsys):
+def cli_error(capsys):
     """Run the console entry point in-process with ``argv``; assert exit code 2 and exactly one
     ``error: ...`` line on stderr (no traceback); return that line."""
 
     def run(argv: list[str]) -> str:
-        monkeypatch.setattr(sys, "argv", ["unosim", *argv])
         with pytest.raises(SystemExit) as ei:
-            cli_run()
+            cli_run(list(argv))
         cap = capsys.readouterr()
         assert ei.value.code == 2, cap.err
         lines = cap.err.splitlines()

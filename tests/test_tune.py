@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from cli_errors import assert_one_line_error
 from click.testing import CliRunner
 
 from unosim import tune as tune_mod
@@ -116,6 +115,6 @@ BAD = [
 
 
 @pytest.mark.parametrize("args,needle", BAD)
-def test_bad_input_one_line_exit_2(args, needle, tmp_path, capsys):
-    assert_one_line_error([a.replace("{tmp}", str(tmp_path)) for a in args], needle, capsys)
+def test_bad_input_one_line_exit_2(args, needle, tmp_path, cli_error):
+    assert needle in cli_error([a.replace("{tmp}", str(tmp_path)) for a in args])
     assert not (tmp_path / "never").exists()  # no output folder for a refused command

@@ -171,10 +171,10 @@ def test_play_refuses_rules_the_deck_cannot_play():
 # ---- the command line ----------------------------------------------------------------------------------
 
 
-def cli(args, monkeypatch, capsys) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["unosim", *args])
+def cli(args, capsys) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of the console entry point on ``args``."""
     with pytest.raises(SystemExit) as ei:
-        cli_run()
+        cli_run(list(args))
     cap = capsys.readouterr()
     return ei.value.code, cap.out, cap.err
 
@@ -202,13 +202,9 @@ CLI_BAD = [
 
 
 @pytest.mark.parametrize("args,needle", CLI_BAD)
-def test_cli_refuses(args, needle, monkeypatch, capsys, tmp_path):
+def test_cli_refuses(args, needle, monkeypatch, tmp_path, cli_error):
     monkeypatch.chdir(tmp_path)
-    code, out, err = cli(args, monkeypatch, capsys)
-    assert code == 2, err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
-    assert "Traceback" not in err + out
+    assert needle in cli_error(args)
 
 
 @pytest.mark.parametrize("args", [
@@ -219,19 +215,19 @@ def test_cli_refuses(args, needle, monkeypatch, capsys, tmp_path):
     ["report", "{tmp}", "--out", "{tmp}/a/b/c"],
 ])
 def test_a_refused_command_creates_no_output_folder(args, monkeypatch, capsys, tmp_path):
-    code, _, err = cli([a.replace("{tmp}", str(tmp_path)) for a in args], monkeypatch, capsys)
+    code, _, err = cli([a.replace("{tmp}", str(tmp_path)) for a in args], capsys)
     assert code == 2 and err.startswith("error: ")
     assert not (tmp_path / "a").exists()
 
 
 def test_api_and_cli_give_the_same_message(monkeypatch, capsys):
     msg = refused(unosim.simulate, games=10, mode="match", scoring="bogus")
-    code, _, err = cli(["simulate", "--games", "10", "--mode", "match", "--scoring", "bogus"], monkeypatch, capsys)
+    code, _, err = cli(["simulate", "--games", "10", "--mode", "match", "--scoring", "bogus"], capsys)
     assert code == 2 and err.strip() == f"error: {msg}"
 
 
 def test_bare_unosim_lists_the_commands(monkeypatch, capsys):
-    code, out, err = cli([], monkeypatch, capsys)
+    code, out, err = cli([], capsys)
     assert code == 0 and err == ""
     for command in ("simulate", "rules", "presets", "report", "demo"):
         assert f"  {command}" in out
@@ -304,7 +300,7 @@ def test_saved_runs_are_checked_on_load(how, needle, saved, tmp_path, monkeypatc
     msg = str(ei.value)
     assert "\n" not in msg and needle in msg, msg
     assert str(d) in msg  # names the run's file
-    code, _, err = cli(["report", str(d), "--out", str(tmp_path / "rep")], monkeypatch, capsys)
+    code, _, err = cli(["report", str(d), "--out", str(tmp_path / "rep")], capsys)
     assert code == 2 and err.strip() == f"error: {msg}"
     assert not (tmp_path / "rep").exists()
 

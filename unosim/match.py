@@ -40,13 +40,13 @@ import numpy as np
 import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
-from .decks import Deck
 from .errors import SimulationError
-from .policies import PolicySpec, pack_policies, parse_policies
+from .policies import pack_policies, parse_policies
 from .rules import RuleSet
 from .sim import (
     DEFAULT_BATCH,
     SIMULATE_OPTIONS,
+    RoundRun,
     SimulationResult,
     check_inputs,
     pack_rules,
@@ -258,22 +258,11 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
 
 
 @dataclass(frozen=True)
-class MatchRun:
-    """A validated match-mode run: every argument checked and resolved, nothing compiled or allocated."""
+class MatchRun(RoundRun):
+    """A validated match-mode run: the arguments every run has, plus the match options."""
 
-    players: int
-    games: int
-    seed: int
-    threads: int
-    rules: RuleSet
-    deck: Deck
-    specs: list[PolicySpec]
-    seating: str
-    batch_size: int
-    progress: bool
     spec: MatchSpec
     round_records: bool
-    first: int = 0
 
     def execute(self) -> SimulationResult:
         return run_matches(self)
@@ -292,7 +281,7 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
     seating_name = SEATINGS[check_seating(seating)]
     bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
     return MatchRun(n, g, seed, t, rs, dk, specs, seating_name, bs, check_progress(progress), spec, round_records,
-                    check_first(first, g))
+                    first=check_first(first, g))
 
 
 def simulate_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",

@@ -244,7 +244,9 @@ SIMULATE_OPTIONS = ("rules", "players", "policies", "games", "seed", "threads", 
 
 @dataclass(frozen=True)
 class RoundRun:
-    """A validated round-mode run: every argument checked and resolved, nothing compiled or allocated."""
+    """A validated round-mode run: every argument checked and resolved, nothing compiled or allocated.
+
+    :class:`unosim.match.MatchRun` extends it with the match options."""
 
     players: int
     games: int
@@ -256,7 +258,7 @@ class RoundRun:
     seating: str
     batch_size: int
     progress: bool
-    first: int = 0
+    first: int = field(default=0, kw_only=True)
 
     def execute(self) -> SimulationResult:
         return run_rounds(self)
@@ -288,7 +290,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
     specs: list[PolicySpec] = parse_policies(policies, n)
     bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
-                    check_first(first, g))
+                    first=check_first(first, g))
 
 
 def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
