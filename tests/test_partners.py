@@ -222,7 +222,7 @@ def test_match_report_files(tmp_path):
     assert not (p / "match_win_rate_by_policy.png").exists()
     md = (p / "summary.md").read_text()
     assert "## Match win rate by team" in md and "greedy+greedy vs random+random" in md
-    invoke("simulate", "--mode", "match", "--games", "40", "--target", "200", "--scoring", "rotating_partners",
+    invoke("simulate", "--mode", "match", "--games", "40", "--scoring", "rotating_partners",
            "--policies", GRGR, "--out", str(solo))
     rep = tmp_path / "rep"
     invoke("report", str(p), str(solo), "--out", str(rep))

@@ -58,6 +58,7 @@ SIMULATE_BAD = [
     (dict(mode="match", scoring="rotating_partners", rounds_per_partner=0), "rounds_per_partner=0"),
     (dict(mode="match", rounds_per_partner=2), "rounds_per_partner=2 applies to scoring=rotating_partners"),
     (dict(mode="match", rounds=5), "rounds=5 applies to scoring=lazy or rotating_partners"),
+    (dict(mode="match", scoring="lazy", target=300), "target=300 does nothing with scoring='lazy'"),
     (dict(rules=None), "rules=None"),
     (dict(rules="official+set()"), "set()"),
     (dict(rules="official+set(uno_penalty=2,uno_penalty=4)"), "'uno_penalty' is given twice"),

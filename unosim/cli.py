@@ -191,10 +191,11 @@ def format_summary(s: dict) -> str:
 
 def format_match_summary(s: dict) -> str:
     """A readable table of a match-mode summary with 95% confidence half-widths (teams in partners mode)."""
+    from .match import scoring_text
     from .report import fmt_pm
 
     lines = [
-        f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {s['scoring']} to {s['target']}",
+        f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {scoring_text(s['scoring'], s['target'])}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
         f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
         *_interrupted_line(s),

@@ -137,6 +137,10 @@ class MatchSpec:
     def resolved_per_partner(self) -> int:
         return 4 if self.rounds_per_partner is None else self.rounds_per_partner
 
+    def target_option(self) -> int | None:
+        """The target as a run's metadata records it: ``None`` for scorings of a fixed number of rounds."""
+        return None if self.scoring in _FIXED_LENGTH else self.resolved_target()
+
     def fixed_length_options(self) -> dict[str, int | None]:
         """``rounds`` and ``rounds_per_partner`` as a run's metadata records them: resolved where the
         scoring uses them, ``None`` where it does not."""
@@ -150,6 +154,9 @@ class MatchSpec:
         if self.dealer != "clockwise":
             raise SimulationError(f"dealer={self.dealer!r} is not simulated yet; accepted: clockwise "
                                   "(lazy scoring sets its own dealer)")
+        if self.target is not None and self.scoring in _FIXED_LENGTH:
+            raise SimulationError(f"target={self.target} does nothing with scoring={self.scoring!r}, whose matches "
+                                  "last a fixed number of rounds; accepted: drop target, or set rounds")
         if self.rounds is not None and self.scoring not in _FIXED_LENGTH:
             raise SimulationError(f"rounds={self.rounds} applies to scoring=lazy or rotating_partners only, "
                                   f"not scoring={self.scoring!r}; accepted: drop rounds, or use one of those")
@@ -183,12 +190,19 @@ class MatchSpec:
         return mi
 
 
+def scoring_text(scoring: str, target: int | None) -> str:
+    """``"standard to 500"``; ``"lazy"`` for a scoring without a target."""
+    return scoring if target is None else f"{scoring} to {target}"
+
+
 def applicable_options(options: dict[str, Any]) -> dict[str, Any]:
     """The match options of a saved run that apply to its scoring (the metadata of older runs recorded
-    ``rounds`` and ``rounds_per_partner`` for every scoring)."""
+    ``target``, ``rounds`` and ``rounds_per_partner`` for every scoring)."""
     scoring = options.get("scoring", "standard")
     out = {k: v for k, v in options.items() if v is not None}
-    if scoring not in _FIXED_LENGTH:
+    if scoring in _FIXED_LENGTH:
+        out.pop("target", None)
+    else:
         out.pop("rounds", None)
     if scoring != "rotating_partners":
         out.pop("rounds_per_partner", None)
@@ -345,7 +359,7 @@ def run_matches(run: MatchRun) -> SimulationResult:
         add_team_columns(rec, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
     meta.update({"mode": "match", "seating": run.seating, "scoring": spec.scoring,
-                 "target": spec.resolved_target(), "partners": spec.partners, "max_rounds": spec.max_rounds,
+                 "target": spec.target_option(), "partners": spec.partners, "max_rounds": spec.max_rounds,
                  "dealer": spec.dealer, **spec.fixed_length_options(),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
     summary = match_summary(rec, meta, elapsed, compile_s)

@@ -26,7 +26,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from unosim.match import summarize_matches
+from unosim.match import scoring_text, summarize_matches
 from unosim.pages import Page, PageFigure, Section, write_pages
 from unosim.paired import paired_difference
 from unosim.stats import mean_ci, policy_table, proportion_ci, seat_table, summarize, z_value
@@ -423,7 +423,7 @@ def caption_text(items: Sequence[tuple[Mapping[str, Any], int]], unit: str = "ro
              _setting_text("policies", [_policies_text(m.get("policies", ["?"])) for m in metas]),
              _setting_text("seating", [_seating_of(m) for m in metas])]
     if any(m.get("mode") == "match" for m in metas):
-        parts.append(_setting_text("scoring", [f"{m.get('scoring', 'standard')} to {m.get('target')}"
+        parts.append(_setting_text("scoring", [scoring_text(m.get("scoring", "standard"), m.get("target"))
                                                for m in metas]))
     players = [int(m["players"]) for m in metas if m.get("players") is not None]
     if players:
@@ -450,7 +450,8 @@ def reproduce_command(meta: Mapping[str, Any]) -> str:
              f"--seating {_seating_of(meta)}", f"--seed {meta.get('seed')}", f"--games {meta.get('games')}"]
     if meta.get("mode") == "match":
         parts += ["--mode match", f"--scoring {meta.get('scoring', 'standard')}",
-                  f"--target {meta.get('target')}", f"--max-rounds {meta.get('max_rounds', 1000)}"]
+                  *([f"--target {meta['target']}"] if meta.get("target") is not None else []),
+                  f"--max-rounds {meta.get('max_rounds', 1000)}"]
         if meta.get("partners"):
             parts.append("--partners")
     notes = [f"engine v{meta.get('engine_version', '?')}", f"unosim {meta.get('unosim_version', '?')}"]
@@ -1119,7 +1120,7 @@ def _match_headline(runs: Sequence[_MatchRun], z: float) -> Section:
     rows = []
     for r in runs:
         s = r.summary
-        scoring = f"{s['scoring']} to {s['target']}" + (", partners" if r.partners else "")
+        scoring = scoring_text(s["scoring"], s["target"]) + (", partners" if r.partners else "")
         rows.append([r.label, scoring, ", ".join(s["policies"]), s["seating"], str(s["players"]), f"{s['games']:,}",
                      _pm(s["mean_rounds"], s["se_rounds"], z), f"{s['capped_matches']:,}"])
     notes = [f"**{r.label}**: {r.summary['scoring_note']}." for r in runs if r.summary.get("scoring_note")]
