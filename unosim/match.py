@@ -214,6 +214,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
     sm = check_seating(seating)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
+    slot = nb.no_slot_nb
     mi = spec.pack(sm)
     bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
     compile_s = warm_up(n, dk, kind="match")
@@ -229,7 +230,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
         nb.play_match_batch_nb(lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
                                ri, rf, pol, pp, mi, int(dk.random_pairing), out["winner"][lo:hi], out["rounds"][lo:hi],
                                out["end"][lo:hi], out["scores"][lo:hi], out["rwins"][lo:hi],
-                               out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds)
+                               out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds, slot)
 
     done, interrupted, elapsed = run_batches(g, bs, t, work, progress, "matches")
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
@@ -262,11 +263,11 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                     "unosim_version": __version__})
     extra: dict[str, Any] = {}
     if round_records and len(rec):
-        extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi)
+        extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot)
     return SimulationResult(rec, summary, meta, interrupted, extra)
 
 
-def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi) -> pd.DataFrame:
+def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot) -> pd.DataFrame:
     """Per-round records of the given matches, replayed deterministically (same seeds) into exact-size
     buffers: one row per round (match, round, dealer, winner, winner_points, turns, capped)."""
     rounds = sel["rounds"].astype(np.int64)
@@ -283,7 +284,7 @@ def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi) -> pd.DataFr
         nb.play_match_batch_nb(lo, cnt, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
                                ri, rf, pol, pp, mi, int(dk.random_pairing), tmp["winner"], tmp["rounds"], tmp["end"],
                                tmp["scores"],
-                               tmp["rwins"], tmp["seatmap"], tmp["turns"], off, buf)
+                               tmp["rwins"], tmp["seatmap"], tmp["turns"], off, buf, slot)
         frames.append(buf)
     allr = np.concatenate(frames) if frames else np.zeros((0, 7), np.int64)
     df = pd.DataFrame(allr, columns=["match", "round", "dealer", "winner", "winner_points", "turns", "capped"])

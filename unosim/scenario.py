@@ -204,9 +204,11 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     rng = np.array([nb.game_seed_nb(np.uint64(0), np.uint64(seed))], np.uint64)
     log = np.zeros((max_events, 5), np.int64)
     res = np.zeros(nb.NRES, np.int64)
-    nb.play_round_nb(n, n - 1 if dealer is None else dealer, -1, order, fcol, frank, fpts, ri, rf, pol, pp, sc,
-                     hand, hlen, pile_a, disc,
-                     np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.ones(4 * n, np.int64), st, rng, log, res)
+    obs = np.zeros(nb.NOBS + nb.OPT_STRIDE * nc, np.int64)
+    nb.play_one_nb(n, n - 1 if dealer is None else dealer, -1, order, fcol, frank, fpts, ri, rf, pol, pp, sc,
+                   hand, hlen, pile_a, disc,
+                   np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.ones(4 * n, np.int64), st, rng, log, res,
+                   obs, nb.no_slot_nb)
     nlog = min(int(st[nb.ST_LOG_N]), max_events)
     events = []
     def name(c: int) -> str:

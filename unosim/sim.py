@@ -216,12 +216,14 @@ def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
 
 
 def _run_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, players: int, deck: Deck,
-               ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0) -> None:
+               ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0,
+               slot: Any = None) -> None:
     nb.play_batch_nb(lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
                      deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
                      out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
                      out["cards_drawn"][lo:hi], out["end"][lo:hi], out["reshuffles"][lo:hi],
-                     out["hand_points"][lo:hi], out["extra"][lo:hi], out["winner_policy"][lo:hi])
+                     out["hand_points"][lo:hi], out["extra"][lo:hi], out["winner_policy"][lo:hi],
+                     nb.no_slot_nb if slot is None else slot)
 
 
 def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> float:
@@ -247,7 +249,7 @@ def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> 
                                    deck.face_points, ri, rf, pol, pp, mi, 0, np.zeros(1, np.int16),
                                    np.zeros(1, np.int32), np.zeros(1, np.int8), z, z.astype(np.int32),
                                    z.astype(np.int16), np.zeros(1, np.int64), np.zeros(0, np.int64),
-                                   np.zeros((0, 7), np.int64))
+                                   np.zeros((0, 7), np.int64), nb.no_slot_nb)
         dt = time.perf_counter() - t0
         _warm[key] = dt
         return dt
