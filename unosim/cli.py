@@ -24,6 +24,8 @@ class CliError(click.ClickException):
 
 
 def _fail(exc: Exception) -> CliError:
+    if getattr(exc, "multiline", False):  # a user policy raised: one line, then the user's traceback
+        return CliError(str(exc))
     return CliError(str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__)
 
 
@@ -75,8 +77,10 @@ def main() -> None:
 @click.option("--partners", is_flag=True, help="Match: seats i and i+n/2 play as a team.")
 @click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
 @click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
+@click.option("--policy-file", "policy_files", multiple=True,
+              help="Python file defining policies (repeatable); see `unosim policies`.")
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
-             mode, scoring, target, partners, max_rounds, round_records) -> None:
+             mode, scoring, target, partners, max_rounds, round_records, policy_files) -> None:
     """Simulate many rounds (or full matches) and summarise them."""
     from .sim import simulate as run
 
@@ -86,7 +90,7 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
                   games=_int("games", games), seed=_int("seed", seed),
                   threads=None if threads is None else _int("threads", threads), deck=deck,
                   batch_size=None if batch_size is None else _int("batch-size", batch_size),
-                  seating=seating, mode=mode)
+                  seating=seating, mode=mode, policy_files=list(policy_files))
         if mode == "match":
             kw.update(scoring=scoring, target=None if target is None else _int("target", target),
                       partners=partners, max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
@@ -266,6 +270,20 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     click.echo(f"report: {paths['summary.md']}")
 
 
+@main.command("policies")
+@click.argument("name", required=False)
+@click.option("--policy-file", "policy_files", multiple=True, help="Also list the policies this file defines.")
+def policies_cmd(name: str | None, policy_files: tuple[str, ...]) -> None:
+    """List every policy with its parameters, or show one in full."""
+    from .policy_api import format_policies, format_policy, load_policy_files
+
+    try:
+        load_policy_files(list(policy_files))
+        click.echo(format_policy(name) if name else format_policies())
+    except ValueError as e:
+        raise _fail(e) from None
+
+
 def run() -> None:
     """Console entry point: click usage errors become one line on stderr, exit code 2."""
     try:
@@ -273,6 +291,9 @@ def run() -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except CliError as e:
+        e.show()
+        sys.exit(e.exit_code)
     except click.ClickException as e:
         msg = e.format_message().splitlines()[0] if e.format_message() else str(e)
         click.echo(f"error: {msg}", err=True)

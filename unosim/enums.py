@@ -102,13 +102,15 @@ OBS_TWO_SIDED = 17    # 1 on UNO Flip: OBS_BACKS holds the visible backs of the 
 OBS_N_ACTIVE = 18     # seats still in the round
 OBS_CNT_EPOCH = 19    # (engine bookkeeping of OBS_PLAYED)
 OBS_CNT_SIDE = 20     # (engine bookkeeping of OBS_PLAYED)
+OBS_DECK_SIDE = 21    # (engine bookkeeping of OBS_DECK)
 OBS_HLEN = 24         # hand size of every seat (MAXP slots; 0 for a seat out of the round)
 OBS_ACTIVE = 34       # 1 for a seat in the round (MAXP slots)
 OBS_SCORE = 44        # match scores of every seat (MAXP slots; 0 in round mode)
 OBS_HAND = 56         # own hand as counts over the NKINDS kinds (active face)
 OBS_PLAYED = OBS_HAND + NKINDS    # discard pile as counts over kinds (played since the last reshuffle)
 OBS_BACKS = OBS_PLAYED + NKINDS   # UNO Flip: seat s's visible back faces at OBS_BACKS + s * NKINDS
-OBS_OPT = OBS_BACKS + MAXP * NKINDS  # option k: value at OBS_OPT + 3k, hand index / seat + 1, info + 2
+OBS_DECK = OBS_BACKS + MAXP * NKINDS  # the whole deck as counts over kinds (active face)
+OBS_OPT = OBS_DECK + NKINDS  # option k: value at OBS_OPT + 3k, hand index / seat at + 1, info at + 2
 OPT_STRIDE = 3
 NOBS = OBS_OPT        # an observation array holds NOBS + OPT_STRIDE * (cards in the deck) entries
 

@@ -41,6 +41,7 @@ import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
 from .policies import pack_policies, parse_policies
+from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet
 from .sim import (
     DEFAULT_BATCH,
@@ -205,16 +206,18 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                      batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
                      scoring: str = "standard", target: int | None = None, partners: bool = False,
                      max_rounds: int = 1000, dealer: str = "clockwise", rounds: int | None = None,
-                     rounds_per_partner: int = 4, round_records: bool = False) -> SimulationResult:
+                     rounds_per_partner: int = 4, round_records: bool = False,
+                     policy_files: list[str] | str | None = None) -> SimulationResult:
     """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size."""
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
+    files = load_policy_files(policy_files)
     specs = parse_policies(policies, n)
     spec = MatchSpec(scoring, target, bool(partners), int(max_rounds), dealer, rounds, int(rounds_per_partner))
     spec.validate(n, rs)
     sm = check_seating(seating)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
-    slot = nb.no_slot_nb
+    slot = slot_for(pol)
     mi = spec.pack(sm)
     bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
     compile_s = warm_up(n, dk, kind="match")
@@ -227,10 +230,11 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
     no_off = np.zeros(0, np.int64)
 
     def work(lo: int, hi: int) -> None:
-        nb.play_match_batch_nb(lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
-                               ri, rf, pol, pp, mi, int(dk.random_pairing), out["winner"][lo:hi], out["rounds"][lo:hi],
-                               out["end"][lo:hi], out["scores"][lo:hi], out["rwins"][lo:hi],
-                               out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds, slot)
+        run_kernel(nb.play_match_batch_nb, (lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank,
+                                            dk.face_points, ri, rf, pol, pp, mi, int(dk.random_pairing),
+                                            out["winner"][lo:hi], out["rounds"][lo:hi], out["end"][lo:hi],
+                                            out["scores"][lo:hi], out["rwins"][lo:hi], out["seatmap"][lo:hi],
+                                            out["turns"][lo:hi], no_off, no_rounds), dk, slot, specs)
 
     done, interrupted, elapsed = run_batches(g, bs, t, work, progress, "matches")
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
@@ -257,6 +261,8 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                  "partners": bool(partners), "max_rounds": int(max_rounds), "dealer": dealer,
                  "rounds": int(mi[nb.MI_ROUNDS]), "rounds_per_partner": int(rounds_per_partner),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
+    if files:
+        meta["policy_files"] = files
     summary = summarize_matches(rec, meta) if len(rec) else {"games": 0}
     summary.update({"deck": dk.name, "games_per_second": len(rec) / elapsed if elapsed > 0 else None,
                     "compile_seconds": round(compile_s, 4), "threads": t, "engine_version": ENGINE_VERSION,
@@ -284,7 +290,8 @@ def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot) -> pd.
         nb.play_match_batch_nb(lo, cnt, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
                                ri, rf, pol, pp, mi, int(dk.random_pairing), tmp["winner"], tmp["rounds"], tmp["end"],
                                tmp["scores"],
-                               tmp["rwins"], tmp["seatmap"], tmp["turns"], off, buf, slot)
+                               tmp["rwins"], tmp["seatmap"], tmp["turns"], off, buf, np.full(4, -1, np.int64),
+                               obs_buffer(dk), slot)
         frames.append(buf)
     allr = np.concatenate(frames) if frames else np.zeros((0, 7), np.int64)
     df = pd.DataFrame(allr, columns=["match", "round", "dealer", "winner", "winner_points", "turns", "capped"])

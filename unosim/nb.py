@@ -59,11 +59,15 @@ RES_SIDE = 16        # active side at the end (UNO Flip)
 NRES = 18
 NEXTRA = 7           # res[RES_CHALLENGES:RES_CHALLENGES+NEXTRA] go to the per-round records
 
-# Greedy tie order among equal-point cards: Draw Two > Reverse > Skip (RULES-independent policy rule).
+# Greedy tie order among equal-point cards (a policy rule, not a game rule): every coloured draw card
+# (Draw Two, Draw One, Draw Five, Draw Three) > Reverse > Skip = Skip Everyone > Flip > numbers.
 _SYM_PRI = np.zeros(NRANKS, np.int64)
-_SYM_PRI[DRAW2] = 3
-_SYM_PRI[REVERSE] = 2
-_SYM_PRI[SKIP] = 1
+for _r in (DRAW2, DRAW1, DRAW5, DRAW3):
+    _SYM_PRI[_r] = 4
+_SYM_PRI[REVERSE] = 3
+_SYM_PRI[SKIP] = 2
+_SYM_PRI[SKIP_ALL] = 2
+_SYM_PRI[FLIP] = 1
 
 # Cards drawn by the victim of each rank (0: not a draw card).  Wild Draw Colour draws until the
 # named colour appears: _DRAW_N = 0 there and _IS_WDRAW marks it.
@@ -594,6 +598,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             obs_on = True
     if obs_on:
         obs[OBS_CNT_EPOCH] = -1
+        obs[OBS_DECK_SIDE] = -1  # the deck tables may differ from round to round (UNO Flip pairing)
         two = 0
         for k in range(ncards):
             if fcol[0, k] != fcol[1, k] or frank[0, k] != frank[1, k]:
@@ -1485,6 +1490,12 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fc
         obs[OBS_HAND + _kind_of(hand[p, i], side, fcol, frank)] += 1
     if obs[OBS_CNT_EPOCH] != st[ST_RESHUF] or obs[OBS_CNT_SIDE] != side:
         _count_discard_nb(obs, side, disc, st, fcol, frank)
+    if obs[OBS_DECK_SIDE] != side:
+        for k in range(NKINDS):
+            obs[OBS_DECK + k] = 0
+        for c in range(fcol.shape[1]):
+            obs[OBS_DECK + _kind_of(c, side, fcol, frank)] += 1
+        obs[OBS_DECK_SIDE] = side
     if obs[OBS_TWO_SIDED] != 0:
         # UNO Flip: the back (inactive) faces of the other hands are in plain view
         for s in range(n):
@@ -1774,15 +1785,22 @@ def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
         gpts[1, j] = t
 
 
+@njit(cache=True, _nrt=False)
+def _note_policy_error(g, who, st, o_err):
+    o_err[0] = g
+    o_err[1] = who
+    o_err[2] = st[ST_ERR_KIND]
+    o_err[3] = st[ST_ERR_VAL]
+
+
 @njit(cache=True)
 def workspace_nb(n, ncards):
-    """Buffers for play_round_nb (one set per thread, reused for every round of a batch); the last is
-    the observation / options array."""
+    """Buffers for play_round_nb (one set per thread, reused for every round of a batch)."""
     return (np.empty((n, ncards), np.int64), np.empty(n, np.int64), np.empty(ncards, np.int64),
             np.empty(ncards, np.int64), np.empty(ncards, np.int64), np.empty(ncards, np.int64),
             np.ones(4 * n, np.int64), np.zeros(NST, np.int64), np.zeros(1, np.uint64),
             np.empty((0, 5), np.int64), np.empty(0, np.int64), np.empty(0, np.int64),
-            np.zeros(NRES, np.int64), np.empty(n, np.int64), np.zeros(NOBS + OPT_STRIDE * ncards, np.int64))
+            np.zeros(NRES, np.int64), np.empty(n, np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -1812,17 +1830,20 @@ def seat_map_nb(seating, g, seed, n, pol, pp, seatmap, polg, ppg):
 
 @njit(_sig(i8, i8, types.uint64, i8, I2, I2, I2, I1, F1, I1, F2, i8, i8, types.int16[::1], types.int32[::1],
            types.int32[::1], types.int32[::1], types.int8[::1], types.int32[::1], types.int32[:, ::1],
-           types.int32[:, ::1], types.int16[::1], SLOT), cache=True, nogil=True)
+           types.int32[:, ::1], types.int16[::1], I1, I1, SLOT), cache=True, nogil=True)
 def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, seating, pairing,
-                  o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra, o_wpol, ufn):
+                  o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra, o_wpol, o_err, obs, ufn):
     """Play rounds with global indices game0 .. game0+ngames-1 into the output arrays (row 0 = game0).
 
     Each round is seeded from (seed, global index) alone, so results are identical for any number
     of threads, any batch size and any split of a run.  o_wpol: the winner's index in the policy
-    list (differs from the seat under rotating or shuffled seating).  ``ufn``: the policy slot
+    list (differs from the seat under rotating or shuffled seating).  o_err: the first policy error,
+    (game, policy index, decision, value), left alone when there is none.  ``obs``: the decisions'
+    options and observations (NOBS + OPT_STRIDE * cards; after an exception raised by a policy it
+    still names the decision and the seat).  ``ufn``: the policy slot
     (unosim.policy_api builds it; ``no_slot_nb`` when every seat is random, greedy or scripted).
     """
-    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap, obs = \
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap = \
         workspace_nb(n, fcol.shape[1])
     polg = pol.copy()
     ppg = pp.copy()
@@ -1841,6 +1862,8 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
             active[3 * n + s] = 1
         w = play_round_nb(n, n - 1, -1, order, gcol, grank, gpts, ri, rf, polg, ppg, script,
                           hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+        if res[RES_END] == END_POLICY and o_err[0] < 0:
+            _note_policy_error(gi, seatmap[st[ST_ERR_SEAT]] if seating != 0 else st[ST_ERR_SEAT], st, o_err)
         o_winner[g] = w
         o_wpol[g] = -1 if w < 0 else (seatmap[w] if seating != 0 else w)
         o_turns[g] = res[RES_TURNS]
@@ -1875,18 +1898,18 @@ MEND_ROUND_CAP = 1
 
 
 @njit(_sig(i8, i8, types.uint64, i8, I2, I2, I2, I1, F1, I1, F2, I1, i8, types.int16[::1], types.int32[::1],
-           types.int8[::1], I2, types.int32[:, ::1], types.int16[:, ::1], I1, I1, I2, SLOT),
+           types.int8[::1], I2, types.int32[:, ::1], types.int16[:, ::1], I1, I1, I2, I1, I1, SLOT),
       cache=True, nogil=True)
 def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, pp, mi, pairing,
                         o_winner, o_rounds, o_end, o_scores, o_rwins, o_seatmap, o_turns,
-                        r_offset, r_out, ufn):
+                        r_offset, r_out, o_err, obs, ufn):
     """Play full matches m0 .. m0+nmatches-1 (rounds until the scoring mode ends the match).
 
     Round k of match m is seeded from (seed, m * 65536 + k).  The dealer passes clockwise
     (RULES.md 1.3) unless mi[MI_DEALER_RULE] says otherwise.  When r_out has rows, round records are
     written from row r_offset[m - m0]: (match, round, dealer, winner, winner_points, turns, capped).
     """
-    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap, obs = \
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap = \
         workspace_nb(n, fcol.shape[1])
     polg = pol.copy()
     ppg = pp.copy()
@@ -1927,6 +1950,8 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
                 obs[OBS_SCORE + s] = scores[s % half] if partners else scores[s]
             w = play_round_nb(n, dealer, first, order, gcol, grank, gpts, ri, rf, polg, ppg, script,
                               hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+            if res[RES_END] == END_POLICY and o_err[0] < 0:
+                _note_policy_error(m, seatmap[st[ST_ERR_SEAT]], st, o_err)
             if write_rounds:
                 r_out[ro, 0] = m
                 r_out[ro, 1] = rounds

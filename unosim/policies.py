@@ -30,6 +30,9 @@ bluffs):
 
 Syntax: ``random``, ``greedy(challenge=0.5,bluff=0.1)``; a comma list gives one policy per seat:
 ``random,greedy(challenge=1),random,greedy``.
+
+The heuristics (:mod:`unosim.heuristics_nb`) and the user's policies (``--policy-file``; see
+:mod:`unosim.policy_api`) register themselves here with :func:`register_policy`.
 """
 
 from __future__ import annotations
@@ -52,6 +55,9 @@ class PolicyInfo:
     pid: int
     description: str
     params: dict[str, int] = field(default_factory=dict)  # parameter name -> PP_* slot
+    defaults: dict[str, float] = field(default_factory=dict)  # parameter name -> value when not given
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # accepted [lo, hi]; [0, 1] if absent
+    source: str = "built-in"  # or the policy file that defines it
 
 
 _PARAMS = {"challenge": E.PP_CHALLENGE, "bluff": E.PP_BLUFF}
@@ -63,6 +69,19 @@ POLICIES: dict[str, PolicyInfo] = {
 }
 # Policies a user can name on the command line (scripted needs a script).
 PUBLIC = ("random", "greedy")
+
+
+def register_policy(info: PolicyInfo) -> None:
+    """Make a policy nameable in policy strings (heuristics and user policies)."""
+    old = POLICIES.get(info.name)
+    if old is not None and old.source != info.source:
+        raise PolicyError(f"policy {info.name!r} from {info.source} is already defined by {old.source}; "
+                          "accepted: a name no other policy uses")
+    POLICIES[info.name] = info
+
+
+def public_names() -> list[str]:
+    return [n for n in POLICIES if n != "scripted"]
 
 
 @dataclass(frozen=True)
@@ -108,10 +127,10 @@ def _unknown(name: str, allowed: tuple[str, ...] | list[str], what: str = "polic
 def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     t = text.strip()
     if not t:
-        raise PolicyError("empty policy name; accepted: " + ", ".join(PUBLIC))
+        raise PolicyError("empty policy name; accepted: " + ", ".join(public_names()))
     name, _, rest = t.partition("(")
     name = name.strip().lower()
-    allowed = list(PUBLIC) + (["scripted"] if allow_scripted else [])
+    allowed = public_names() + (["scripted"] if allow_scripted else [])
     if name not in allowed:
         raise _unknown(name, allowed)
     info = POLICIES[name]
@@ -131,8 +150,10 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
             except ValueError:
                 raise PolicyError(f"policy parameter {key}={val.strip()!r} is not a number; "
                                   "accepted: a probability in [0, 1]") from None
-            if not 0.0 <= v <= 1.0:
-                raise PolicyError(f"policy parameter {key}={v:g} is out of range; accepted: [0, 1]")
+            lo, hi = info.ranges.get(key, (0.0, 1.0))
+            if not lo <= v <= hi:
+                raise PolicyError(f"policy parameter {key}={v:g} of {name!r} is out of range; "
+                                  f"accepted: [{lo:g}, {hi:g}]")
             params[key] = v
     return PolicySpec(name, tuple(sorted(params.items())))
 
@@ -155,6 +176,8 @@ def pack_policies(specs: list[PolicySpec]) -> tuple[np.ndarray, np.ndarray]:
     pol = np.array([POLICIES[s.name].pid for s in specs], np.int64)
     pp = np.zeros((len(specs), E.NPP), np.float64)
     for i, s in enumerate(specs):
+        for k, v in POLICIES[s.name].defaults.items():
+            pp[i, POLICIES[s.name].params[k]] = v
         for k, v in s.params:
             pp[i, POLICIES[s.name].params[k]] = v
     return pol, pp

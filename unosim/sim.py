@@ -23,6 +23,7 @@ from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .decks import Deck, get_deck
 from .policies import PolicySpec, pack_policies, parse_policies
+from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet, parse_rules
 from .stats import summarize
 
@@ -217,13 +218,13 @@ def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
 
 def _run_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, players: int, deck: Deck,
                ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0,
-               slot: Any = None) -> None:
-    nb.play_batch_nb(lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
-                     deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
-                     out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
-                     out["cards_drawn"][lo:hi], out["end"][lo:hi], out["reshuffles"][lo:hi],
-                     out["hand_points"][lo:hi], out["extra"][lo:hi], out["winner_policy"][lo:hi],
-                     nb.no_slot_nb if slot is None else slot)
+               slot: Any = None, specs: list[PolicySpec] | None = None) -> None:
+    run_kernel(nb.play_batch_nb, (lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
+                                  deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
+                                  out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
+                                  out["cards_drawn"][lo:hi], out["end"][lo:hi], out["reshuffles"][lo:hi],
+                                  out["hand_points"][lo:hi], out["extra"][lo:hi], out["winner_policy"][lo:hi]),
+               deck, nb.no_slot_nb if slot is None else slot, specs)
 
 
 def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> float:
@@ -249,7 +250,8 @@ def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> 
                                    deck.face_points, ri, rf, pol, pp, mi, 0, np.zeros(1, np.int16),
                                    np.zeros(1, np.int32), np.zeros(1, np.int8), z, z.astype(np.int32),
                                    z.astype(np.int16), np.zeros(1, np.int64), np.zeros(0, np.int64),
-                                   np.zeros((0, 7), np.int64), nb.no_slot_nb)
+                                   np.zeros((0, 7), np.int64), np.full(4, -1, np.int64), obs_buffer(deck),
+                                   nb.no_slot_nb)
         dt = time.perf_counter() - t0
         _warm[key] = dt
         return dt
@@ -276,7 +278,8 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
 def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
              games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
              batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-             mode: str = "round", **match_options: Any) -> SimulationResult:
+             mode: str = "round", policy_files: list[str] | str | None = None,
+             **match_options: Any) -> SimulationResult:
     """Play ``games`` independent rounds and return per-round records plus a summary.
 
     The same ``seed`` gives identical records for any ``threads`` and ``batch_size``.
@@ -287,7 +290,8 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     often) or ``shuffle`` (random seats per game).  ``mode="match"`` plays full games to a target
     score instead of single rounds (see :mod:`unosim.match`; ``games`` then counts matches and
     ``match_options`` are ``target``, ``scoring``, ``partners``, ``max_rounds``, ``dealer``,
-    ``round_records``).
+    ``round_records``).  ``policy_files``: Python files defining policies (see
+    :mod:`unosim.policy_api`); their names become usable in ``policies``.
     """
     if mode not in ("round", "match"):
         raise SimulationError(f"mode={mode!r} is unknown; accepted: round, match")
@@ -296,13 +300,15 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
 
         return simulate_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
                                 threads=threads, deck=deck, batch_size=batch_size, progress=progress,
-                                seating=seating, **match_options)
+                                seating=seating, policy_files=policy_files, **match_options)
     if match_options:
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to --mode match only")
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
+    files = load_policy_files(policy_files)
     specs: list[PolicySpec] = parse_policies(policies, n)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
+    slot = slot_for(pol)
     bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
 
     compile_s = warm_up(n, dk)
@@ -310,7 +316,7 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     out = _alloc(g, n)
 
     def work(lo: int, hi: int) -> None:
-        _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm)
+        _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, slot, specs)
 
     done_mask, interrupted, elapsed = run_batches(g, bs, t, work, progress, "rounds")
     game_index = np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)
@@ -318,6 +324,8 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     records = records_frame(sel, game_index, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
     meta["seating"] = seating
+    if files:
+        meta["policy_files"] = files
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
     summary = summarize(records, meta) if len(records) else {"games": 0}
