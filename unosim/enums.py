@@ -49,12 +49,14 @@ END_WIN = 0        # a hand emptied
 END_CAP = 1        # the turn cap was reached
 END_SCRIPT = 2     # a scripted game ran out of script or the script asked for an illegal move
 END_POLICY = 3     # a policy answered a decision with an illegal or out-of-range value
-END_NAMES = ("win", "turn_cap", "script_error", "policy_error")
+END_PAUSED = 4     # an external (plain-Python) seat must decide: the round is replayed with its answer
+END_NAMES = ("win", "turn_cap", "script_error", "policy_error", "paused")
 
 # ---- built-in policies ----------------------------------------------------------------------------
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_SCRIPTED = 2   # decisions read from a script array (scenario tests)
+POL_EXTERNAL = 3   # plain-Python policies: answers (option indices) queued in the script array
 # per-seat float parameters of a policy
 PP_CHALLENGE = 0   # probability of challenging a Wild Draw Four (or Flip's wild draws)
 PP_BLUFF = 1       # probability of playing an illegal Wild Draw Four when challenges are on

@@ -40,7 +40,8 @@ import numpy as np
 import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
-from .policies import pack_policies, parse_policies
+from . import enums as E
+from .policies import POLICIES, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet
 from .sim import (
@@ -212,6 +213,9 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     files = load_policy_files(policy_files)
     specs = parse_policies(policies, n)
+    if any(POLICIES[s.name].pid == E.POL_EXTERNAL for s in specs):
+        raise SimulationError("plain-Python policies play --mode round only; accepted: numba policies "
+                              "(unosim.policy_api) in match mode")
     spec = MatchSpec(scoring, target, bool(partners), int(max_rounds), dealer, rounds, int(rounds_per_partner))
     spec.validate(n, rs)
     sm = check_seating(seating)

@@ -594,7 +594,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     # the observation is built only for the policies that read it (not random, greedy, scripted)
     obs_on = False
     for s in range(n):
-        if pol[s] >= POL_SLOT:
+        if pol[s] >= POL_SLOT or pol[s] == POL_EXTERNAL:
             obs_on = True
     if obs_on:
         obs[OBS_CNT_EPOCH] = -1
@@ -692,7 +692,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     color_turn = False   # speed_draw_no_skip: this turn must match the colour (or be black)
     while True:
         if st[ST_ERR] != 0:
-            end = END_SCRIPT if st[ST_ERR] == 1 else END_POLICY
+            end = END_SCRIPT if st[ST_ERR] == 1 else (END_POLICY if st[ST_ERR] == 2 else END_PAUSED)
             break
         if turns >= cap:
             end = END_CAP
@@ -1218,9 +1218,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 5)
 
-    if st[ST_ERR] == 2:
-        # a policy answered out of range: the round has no result (the Python layer names the error)
-        end = END_POLICY
+    if st[ST_ERR] >= 2:
+        # a policy answered out of range (or an external seat must decide): the round has no result
+        end = END_POLICY if st[ST_ERR] == 2 else END_PAUSED
         winner = -1
         loser = -1
     # ---- scoring (RULES.md 1.15, 4.16) --------------------------------------------------------
@@ -1552,9 +1552,24 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
     if pid == POL_SCRIPTED:
         return scripted_nb(kind, p, nopt, flag, side, obs, hand, fcol, frank, script, st)
     ok_none = none_ok_nb(kind, flag)
-    build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc,
-                 active, st)
-    v = ufn(pid - POL_SLOT, kind, obs, pp[p], rng)
+    if pid == POL_EXTERNAL:
+        # a plain-Python seat: its answers so far are queued in ``script``; at the first decision
+        # without one the round pauses with this decision's observation in obs (ST_ERR = 3)
+        k = st[ST_SCRIPT_POS]
+        if st[ST_ERR] != 0 or k >= script.shape[0]:
+            if st[ST_ERR] == 0:
+                build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts,
+                             disc, active, st)
+                st[ST_ERR] = 3
+                st[ST_ERR_KIND] = kind
+                st[ST_ERR_SEAT] = p
+            return -1 if ok_none or kind == D_SWAP_TARGET else 0
+        st[ST_SCRIPT_POS] = k + 1
+        v = script[k]
+    else:
+        build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc,
+                     active, st)
+        v = ufn(pid - POL_SLOT, kind, obs, pp[p], rng)
     if v < -1 or v >= nopt or (v == -1 and not ok_none):
         if st[ST_ERR] == 0:
             st[ST_ERR] = 2

@@ -95,6 +95,7 @@ from .heuristics_nb import (  # noqa: F401
     opt_value,
 )
 from .nb import rand01_nb, randint_nb  # noqa: F401  (for user policies)
+from .external import PythonPolicy, register_class
 from .policies import POLICIES, PolicyError, PolicyInfo, PolicySpec, register_policy
 
 SIGNATURE = POLICY_SIG
@@ -192,10 +193,13 @@ def load_policy_file(path: str | Path) -> list[str]:
     for name, entry in getattr(mod, "POLICIES", {}).items():
         fn, params = (entry if isinstance(entry, tuple) else (entry, {}))
         found.append((_compile(fn, name), dict(params), name))
-    if not found:
+    classes = [v for v in vars(mod).values() if isinstance(v, type) and issubclass(v, PythonPolicy)
+               and v is not PythonPolicy and v.__module__ == modname]
+    py_names = [register_class(c, key) for c in classes]
+    if not found and not py_names:
         raise PolicyError(f"policy file {str(path)!r} defines no policy; accepted: functions decorated "
-                          "with @unosim.policy_api.policy or a POLICIES dict")
-    names = []
+                          "with @unosim.policy_api.policy, a POLICIES dict or PythonPolicy classes")
+    names = py_names
     for compiled, params, name in found:
         _add_user(UserPolicy(name, compiled, params, " ".join((compiled.py_func.__doc__ or "").split()),
                              key, sha))

@@ -23,6 +23,7 @@ from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .decks import Deck, get_deck
 from .policies import PolicySpec, pack_policies, parse_policies
+from .external import is_external, policy_names, run_external_batch
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet, parse_rules
 from .stats import summarize
@@ -305,7 +306,8 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to --mode match only")
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     files = load_policy_files(policy_files)
-    specs: list[PolicySpec] = parse_policies(policies, n)
+    specs: list[PolicySpec] = parse_policies(policy_names(policies), n)
+    external = any(is_external(s.name) for s in specs)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     slot = slot_for(pol)
@@ -316,7 +318,10 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     out = _alloc(g, n)
 
     def work(lo: int, hi: int) -> None:
-        _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, slot, specs)
+        if external:  # plain-Python seats (unosim.external)
+            run_external_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, slot, specs)
+        else:
+            _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, slot, specs)
 
     done_mask, interrupted, elapsed = run_batches(g, bs, t, work, progress, "rounds")
     game_index = np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)
