@@ -85,6 +85,7 @@ from numba import njit
 from . import enums as E
 from . import nb
 from .enums import *  # noqa: F403  (the interface constants: D_*, OBS_*, colours, ranks)
+from .external import PythonPolicy, register_class
 from .heuristics_nb import (  # noqa: F401
     HEURISTICS,
     POLICY_SIG,
@@ -95,7 +96,6 @@ from .heuristics_nb import (  # noqa: F401
     opt_value,
 )
 from .nb import rand01_nb, randint_nb  # noqa: F401  (for user policies)
-from .external import PythonPolicy, register_class
 from .policies import POLICIES, PolicyError, PolicyInfo, PolicySpec, register_policy
 
 SIGNATURE = POLICY_SIG

@@ -22,8 +22,8 @@ import pandas as pd
 from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .decks import Deck, get_deck
-from .policies import PolicySpec, pack_policies, parse_policies
 from .external import is_external, policy_names, run_external_batch
+from .policies import PolicySpec, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet, parse_rules
 from .stats import summarize
