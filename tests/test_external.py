@@ -57,3 +57,27 @@ def test_python_policy_errors():
     assert "test_external.py" in str(ei.value) and lines[-1] == "RuntimeError: not today"
     with pytest.raises(ValueError, match="round only"):
         simulate(mode="match", policies="greedy_py", policy_files=[PY], games=1, threads=1)
+
+
+def test_trace_replays_a_saved_round(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-m", "unosim.cli", "simulate", "--policies", "greedy,random,hold_wilds",
+                        "--players", "3", "--games", "20", "--threads", "1", "--out", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    rec = pd.read_parquet(out / "records.parquet")
+    from unosim.trace import trace_round
+
+    text = trace_round(json.loads((out / "meta.json").read_text()), 5)
+    last = text.splitlines()[-1]
+    assert last == (f"end: win, winner seat {rec.winner[5]}, turns {rec.turns[5]}, points {rec.winner_points[5]}")
+    assert "seat 0 decides play" in text and "seat 1 decides" not in text  # random seats show events only
+    bad = subprocess.run([sys.executable, "-m", "unosim.cli", "trace", str(out), "--game", "99"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "out of range; accepted: 0..19" in bad.stderr

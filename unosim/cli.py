@@ -284,6 +284,28 @@ def policies_cmd(name: str | None, policy_files: tuple[str, ...]) -> None:
         raise _fail(e) from None
 
 
+@main.command("trace")
+@click.argument("run_dir")
+@click.option("--game", default="0", show_default=True, help="Round to replay (its index in records.parquet).")
+def trace_cmd(run_dir: str, game: str) -> None:
+    """Replay one round of a saved run step by step: every event and every decision with what it saw."""
+    from .trace import trace_round
+
+    meta_path = Path(run_dir) / "meta.json"
+    if not meta_path.is_file():
+        raise CliError(f"{run_dir!r} has no meta.json; accepted: a directory written by simulate --out")
+    meta = json.loads(meta_path.read_text())
+    if meta.get("mode", "round") != "round":
+        raise CliError(f"{run_dir!r} is a match-mode run; accepted: a run of --mode round")
+    g = _int("game", game)
+    if not 0 <= g < int(meta["games"]):
+        raise CliError(f"--game {g} is out of range; accepted: 0..{int(meta['games']) - 1}")
+    try:
+        click.echo(trace_round(meta, g))
+    except ValueError as e:
+        raise _fail(e) from None
+
+
 def run() -> None:
     """Console entry point: click usage errors become one line on stderr, exit code 2."""
     try:

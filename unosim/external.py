@@ -183,7 +183,7 @@ def _ask(obj: PythonPolicy, name: str, d: Decision) -> int:
 
 def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating: int, slot, specs,
                         objs: dict[int, PythonPolicy], answers: list[int] | None = None,
-                        on_decision=None) -> tuple[np.ndarray, dict[str, Any]]:
+                        on_decision=None, log: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
     """Round ``gi`` of a run, exactly as play_batch_nb plays it, with plain-Python seats asked through
     replays.  Returns (res, arrays of the final state); ``on_decision(d, answer)`` sees every decision
     of the plain-Python seats (``unosim trace``)."""
@@ -203,7 +203,7 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
     res = np.zeros(nb.NRES, np.int64)
     obs = np.zeros(E.NOBS + E.OPT_STRIDE * nc, np.int64)
     rng = np.zeros(1, np.uint64)
-    log = np.zeros((0, 5), np.int64)
+    log = np.zeros((0, 5), np.int64) if log is None else log
     order = np.zeros(0, np.int64)
     queue = list(answers or [])
     while True:
@@ -217,15 +217,15 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
         d = Decision.from_obs(obs, int(rng[0]) ^ len(queue))
         v = _ask(objs[who], str(specs[who]), d)
         if on_decision is not None:
-            on_decision(d, v)
+            on_decision(d, v, int(st[nb.ST_LOG_N]))
         queue.append(v)
     if st[nb.ST_ERR] == 2:
         from .policy_api import check_policy_error
 
         check_policy_error(np.array([gi, seatmap[st[nb.ST_ERR_SEAT]], st[nb.ST_ERR_KIND], st[nb.ST_ERR_VAL]]),
                            specs)
-    return res, {"hand": hand, "hlen": hlen, "grank": grank, "gpts": gpts, "seatmap": seatmap,
-                 "answers": queue}
+    return res, {"hand": hand, "hlen": hlen, "gcol": gcol, "grank": grank, "gpts": gpts, "seatmap": seatmap,
+                 "answers": queue, "events": int(st[nb.ST_LOG_N])}
 
 
 def run_external_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, n: int, dk, ri, rf, pol, pp,

@@ -12,7 +12,8 @@ Built-in policies (exact semantics; the kernels in :mod:`unosim.nb` implement th
     its identical cards, or not.
 ``greedy``
     Plays the legal non-wild card with the most points; ties go to a card of the current colour,
-    then Draw Two > Reverse > Skip, numbers high to low, then the lowest colour index.  Wilds only
+    then by symbol: any coloured draw card (Draw Two, Draw One, Draw Five, Draw Three) > Reverse >
+    Skip = Skip Everyone > Flip > number cards, then the lowest colour index.  Wilds only
     when nothing else is legal, an attacking wild (Wild Draw Four; on other decks Wild Draw Two, Wild
     Draw Colour, Howler, Dancing Wild) before a plain Wild.  Names the colour it holds most of
     (ties to the lowest colour index).  Plays a drawn card whenever it is legal.  Stacks whenever

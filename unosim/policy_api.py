@@ -119,6 +119,7 @@ class _Registry:
     files: dict[str, str] = field(default_factory=dict)   # resolved path -> sha256
     collecting: list[tuple[Any, dict[str, float], str | None]] | None = None
     slots: dict[tuple[int, ...], Any] = field(default_factory=dict)
+    entry_points_done: bool = False
 
 
 _REG = _Registry()
@@ -190,6 +191,15 @@ def load_policy_file(path: str | Path) -> list[str]:
         raise PolicyError(f"policy file {str(path)!r} failed to load: {type(e).__name__}: {e}") from None
     finally:
         found, _REG.collecting = _REG.collecting, None
+    names = _register_module(mod, found, key, sha, str(path))
+    _REG.files[key] = sha
+    return names
+
+
+def _register_module(mod: Any, found: list, key: str, sha: str, label: str) -> list[str]:
+    """Register what a loaded policy module defines (decorated functions collected while it ran, a
+    POLICIES dict, PythonPolicy classes); returns the names."""
+    modname = mod.__name__
     for name, entry in getattr(mod, "POLICIES", {}).items():
         fn, params = (entry if isinstance(entry, tuple) else (entry, {}))
         found.append((_compile(fn, name), dict(params), name))
@@ -197,14 +207,13 @@ def load_policy_file(path: str | Path) -> list[str]:
                and v is not PythonPolicy and v.__module__ == modname]
     py_names = [register_class(c, key) for c in classes]
     if not found and not py_names:
-        raise PolicyError(f"policy file {str(path)!r} defines no policy; accepted: functions decorated "
+        raise PolicyError(f"policy file {label!r} defines no policy; accepted: functions decorated "
                           "with @unosim.policy_api.policy, a POLICIES dict or PythonPolicy classes")
     names = py_names
     for compiled, params, name in found:
         _add_user(UserPolicy(name, compiled, params, " ".join((compiled.py_func.__doc__ or "").split()),
                              key, sha))
         names.append(name)
-    _REG.files[key] = sha
     return names
 
 
@@ -231,6 +240,7 @@ def _add_user(u: UserPolicy) -> None:
 
 def load_policy_files(paths: list[str] | tuple[str, ...] | str | None) -> list[dict[str, str]]:
     """Load several policy files; returns [{path, sha256}] for meta.json."""
+    load_entry_points()
     if paths is None:
         return []
     if isinstance(paths, (str, Path)):
@@ -241,6 +251,30 @@ def load_policy_files(paths: list[str] | tuple[str, ...] | str | None) -> list[d
         key = str(Path(path).resolve())
         out.append({"path": key, "sha256": _REG.files[key]})
     return out
+
+
+def load_entry_points() -> list[str]:
+    """Policies of installed packages: each entry point of the group ``unosim.policies`` names a
+    module that defines policies as a policy file does (loaded once per process)."""
+    if _REG.entry_points_done:
+        return []
+    _REG.entry_points_done = True
+    from importlib.metadata import entry_points
+
+    names = []
+    for ep in entry_points(group="unosim.policies"):
+        _REG.collecting = []
+        try:
+            mod = importlib.import_module(ep.module)
+        except Exception as e:
+            raise PolicyError(f"entry point {ep.name!r} ({ep.value}) of group unosim.policies failed to load: "
+                              f"{type(e).__name__}: {e}") from None
+        finally:
+            found, _REG.collecting = _REG.collecting, None
+        src = Path(mod.__file__).read_bytes() if getattr(mod, "__file__", None) else b""
+        names += _register_module(mod, found, str(Path(mod.__file__).resolve()) if src else ep.value,
+                                  hashlib.sha256(src).hexdigest(), f"entry point {ep.name!r}")
+    return names
 
 
 def slot_for(pol: np.ndarray) -> Any:
@@ -275,13 +309,6 @@ def _make_slot(users: list[int]) -> Any:
 def obs_buffer(deck: Any) -> np.ndarray:
     """An observation / options array for a deck (one per kernel call)."""
     return np.zeros(E.NOBS + E.OPT_STRIDE * int(deck.size), np.int64)
-
-
-def policy_label(which_pol: int) -> str:
-    for name, info in POLICIES.items():
-        if info.pid == which_pol:
-            return name
-    return f"#{which_pol}"
 
 
 class PolicyAnswerError(PolicyError):
@@ -320,14 +347,6 @@ def raised_policy_message(exc: BaseException, obs: np.ndarray | None) -> str:
     if obs is not None and 0 <= obs[E.OBS_KIND] < E.NDECISIONS:
         kind = E.DECISION_NAMES[int(obs[E.OBS_KIND])]
     return f"policy {who!r} raised {type(exc).__name__} while deciding {kind!r}"
-
-
-def describe(name: str) -> dict[str, Any]:
-    """A policy's registry entry as plain data (for ``unosim policies``)."""
-    info = POLICIES[name]
-    return {"name": name, "description": info.description, "source": info.source,
-            "params": {k: {"default": info.defaults.get(k, 0.0), "range": list(info.ranges.get(k, (0.0, 1.0)))}
-                       for k in info.params}}
 
 
 class PolicyRaised(PolicyError):
