@@ -81,3 +81,12 @@ def test_trace_replays_a_saved_round(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "unosim.cli", "trace", str(out), "--game", "99"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "out of range; accepted: 0..19" in bad.stderr
+
+
+@pytest.mark.parametrize(("rules", "deck", "players"), [("everything", "classic", 5), ("party", "classic", 7),
+                                                        ("official+stacking", "harry_potter", 3)])
+def test_plain_python_examples_decide_legally(rules, deck, players):
+    pols = ",".join((["low_first_py", "greedy_py", "random"] * 4)[:players])
+    r = simulate(rules=rules, deck=deck, players=players, policies=pols, games=25, seed=2, threads=1,
+                 policy_files=[PY])
+    assert set(r.records["end_reason"]) <= {"win", "turn_cap"}

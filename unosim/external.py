@@ -217,7 +217,7 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
         d = Decision.from_obs(obs, int(rng[0]) ^ len(queue))
         v = _ask(objs[who], str(specs[who]), d)
         if on_decision is not None:
-            on_decision(d, v, int(st[nb.ST_LOG_N]))
+            on_decision(d, v, int(st[nb.ST_ERR_VAL]))
         queue.append(v)
     if st[nb.ST_ERR] == 2:
         from .policy_api import check_policy_error

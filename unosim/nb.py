@@ -1461,7 +1461,7 @@ def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
     obs[OBS_PREV_COLOR] = prev_color
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc,
                  active, st):
     """Everything seat p may see for this decision (and only that) into obs; see unosim.policy_api."""
@@ -1563,6 +1563,7 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
                 st[ST_ERR] = 3
                 st[ST_ERR_KIND] = kind
                 st[ST_ERR_SEAT] = p
+                st[ST_ERR_VAL] = st[ST_LOG_N]  # events logged before this decision (unosim trace)
             return -1 if ok_none or kind == D_SWAP_TARGET else 0
         st[ST_SCRIPT_POS] = k + 1
         v = script[k]

@@ -66,7 +66,12 @@ Load the file with ``unosim simulate --policy-file FILE --policies first_legal,g
 ``simulate(policy_files=[FILE], ...)``.  Each function is compiled once with the explicit signature
 (about 0.1-0.5 s); the engine's cached kernels take it through their one policy slot without
 recompiling.  A file may instead (or also) define ``POLICIES = {"name": function}`` or
-``{"name": (function, {"param": default})}``.
+``{"name": (function, {"param": default})}``, and installed packages add policies through the
+entry-point group ``unosim.policies`` (each entry point names such a module).
+
+The same decisions, with the observation decoded into card names, are open to plain Python
+(:class:`unosim.external.PythonPolicy`; a file may define such classes too); the built-in
+heuristics (:mod:`unosim.heuristics_nb`) are ordinary policies of this interface.
 """
 
 from __future__ import annotations
