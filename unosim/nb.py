@@ -16,6 +16,13 @@ Turn structure (RULES.md 5.1): a play resolves into a *pending attack* on the ne
 Draw Two, Wild Draw Four ...).  At the start of the victim's turn a response window opens
 (challenge, stack, deflect, bounce, jump-in); with nothing played, the attack resolves: the victim
 draws and loses the turn.  Taking a penalty is not a turn; a play or a draw is.
+
+Decisions (unosim.policy_api documents the interface): the kernel writes the options of every
+decision it asks (D_PLAY, D_COLOR, ...) into ``obs[OBS_OPT:]`` and calls ``decide_nb``, the one place
+that dispatches on the policy id: ``random_nb`` / ``greedy_nb`` inline, ``scripted_nb``, the queued
+answers of plain-Python seats (the round pauses when a queue runs dry), or the function slot ``ufn``
+(heuristics and user numba policies, with the observation built by ``build_obs_nb``).  Answers are
+checked against the options.
 """
 
 from __future__ import annotations
