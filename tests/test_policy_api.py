@@ -230,3 +230,17 @@ def test_no_peeking(name):
             e = first_play(g)
             seen.append((e["event"], e["card"], e["a1"]) if e["event"] == "play" else (e["event"],))
         assert seen[0] == seen[1] == seen[2], (name, own, start)
+
+
+def test_policy_file_edited_in_the_same_process_runs_the_new_code(tmp_path):
+    body = POLICY_HEAD + """
+    @policy()
+    def Edited(kind, obs, params, rng):
+        return ANSWER if kind == D_PLAY else 0
+    """
+    f = _write(tmp_path, "edit.py", body.replace("ANSWER", "99"))
+    with pytest.raises(PolicyError, match="with 99"):
+        simulate(policies="edited,random", players=2, games=3, threads=1, policy_files=[f])
+    _write(tmp_path, "edit.py", body.replace("ANSWER", "77"))
+    with pytest.raises(PolicyError, match="with 77"):
+        simulate(policies="edited,random", players=2, games=3, threads=1, policy_files=[f])

@@ -223,6 +223,7 @@ def _register_module(mod: Any, found: list, key: str, sha: str, label: str) -> l
 
 
 def _add_user(u: UserPolicy) -> None:
+    u.name = u.name.lower()  # policy strings are case-insensitive
     if not u.name.isidentifier():
         raise PolicyError(f"policy name {u.name!r} in {u.path} is not an identifier; accepted: letters, "
                           "digits and underscores")
@@ -239,6 +240,7 @@ def _add_user(u: UserPolicy) -> None:
                                ranges={k: (-1e300, 1e300) for k in u.params}, source=u.path))
     if old is not None:
         _REG.users[old] = u
+        _REG.slots.clear()  # the file changed: no dispatcher may call the old function
     else:
         _REG.users.append(u)
 
