@@ -74,11 +74,36 @@ def test_python_examples(tmp_path, monkeypatch):
     globs: dict = {}
     out = io.StringIO()
     for start, body in blocks("python"):
+        if excerpt_of(body) is not None:
+            continue  # an excerpt of a file in the repository: test_python_excerpt
         assert ">>>" in body, f"README.md line {start}: write Python examples as doctests (>>> lines)"
         test = parser.get_doctest(body, globs, f"README.md:{start}", str(README), start)
         runner.run(test, out=out.write, clear_globs=False)
         globs = test.globs  # DocTest copies its globals: carry them to the next block
     assert runner.failures == 0, out.getvalue()
+
+
+def excerpt_of(body: str) -> Path | None:
+    """The repository file a block quotes when its first line is ``# path/of/the/file.py``."""
+    first = body.splitlines()[0].strip() if body.strip() else ""
+    path = README.parent / first[1:].strip() if first.startswith("#") else None
+    return path if path is not None and path.is_file() else None
+
+
+@pytest.mark.parametrize("start,body", [(k, b) for k, b in blocks("python") if excerpt_of(b) is not None],
+                         ids=lambda x: str(x) if isinstance(x, int) else "")
+def test_python_excerpt(start, body):
+    """Every line of an excerpt is in the file it quotes, in order (``...`` stands for omitted code)."""
+    lines = [ln.split("#")[0].rstrip() if "  #" in ln else ln.rstrip() for ln in body.splitlines()[1:]]
+    source = [ln.rstrip() for ln in excerpt_of(body).read_text().splitlines()]
+    pos = 0
+    for ln in lines:
+        if not ln.strip() or ln.strip() == "...":
+            continue
+        hit = next((k for k in range(pos, len(source)) if source[k].startswith(ln) or
+                    source[k].split("  #")[0].rstrip() == ln), None)
+        assert hit is not None, f"README.md line {start}: {ln!r} is not in {excerpt_of(body).name} (in order)"
+        pos = hit + 1
 
 
 def console_cases() -> list[tuple[int, str, list[str]]]:

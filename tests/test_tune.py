@@ -19,7 +19,10 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def test_parameters_come_from_the_registry(monkeypatch):
-    assert tunable_policies() == ["random", "greedy"]
+    # every nameable policy with numeric parameters: the built-ins and the heuristics (weighted included)
+    assert tunable_policies()[:2] == ["random", "greedy"]
+    assert "weighted" in tunable_policies() and "color_majority" not in tunable_policies()
+    assert set(p.name for p in tunable_params("weighted")) == set(POLICIES["weighted"].params)
     assert tunable_params("greedy") == [Param("bluff", 0.0, 1.0), Param("challenge", 0.0, 1.0)]
     # a policy registered with its own ranges and defaults is tuned within them
     info = replace(POLICIES["greedy"], ranges={"bluff": (0.0, 0.5)}, defaults={"challenge": 0.25})
@@ -27,7 +30,7 @@ def test_parameters_come_from_the_registry(monkeypatch):
     params = tunable_params("greedy")
     assert params == [Param("bluff", 0.0, 0.5), Param("challenge", 0.0, 1.0)]
     assert policy_string("greedy", params, np.array([0.9, 0.123456])) == "greedy(bluff=0.5,challenge=0.123)"
-    with pytest.raises(PolicyError, match=r"bluff=0.7 is out of range; accepted: \[0, 0.5\]"):
+    with pytest.raises(PolicyError, match=r"bluff=0.7 of 'greedy' is out of range; accepted: \[0, 0.5\]"):
         parse_policy("greedy(bluff=0.7)")
     _, _, x0 = tune_mod._start("greedy(bluff=0.1)")
     assert x0.tolist() == [0.1, 0.25]

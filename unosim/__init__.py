@@ -8,7 +8,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 # Bumped whenever the same seed, rules and policies would give different results.
-ENGINE_VERSION = 1
+# 2: greedy's tie order among equal-point cards treats every coloured draw card (Draw One, Draw Five,
+#    Draw Three) like Draw Two and Skip Everyone like Skip, with Flip after Skip (issue 8); greedy on UNO
+#    Flip and the Harry Potter deck plays differently, every other record is unchanged.
+ENGINE_VERSION = 2
 
 from .errors import (  # noqa: E402  (light: no numba, no numpy)
     DeckError,

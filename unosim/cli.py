@@ -25,6 +25,8 @@ class CliError(click.ClickException):
 
 
 def _fail(exc: Exception) -> CliError:
+    if getattr(exc, "multiline", False):  # a user policy raised: one line, then the user's traceback
+        return CliError(str(exc))
     return CliError(str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__)
 
 
@@ -91,8 +93,10 @@ def main(ctx: click.Context) -> None:
 @click.option("--partners", is_flag=True, help="Match: seats i and i+n/2 play as a team.")
 @click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
 @click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
+@click.option("--policy-file", "policy_files", multiple=True,
+              help="Python file defining policies (repeatable); see `unosim policies`.")
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
-             mode, scoring, target, partners, max_rounds, round_records) -> None:
+             mode, scoring, target, partners, max_rounds, round_records, policy_files) -> None:
     """Simulate many rounds (or full matches) and summarise them."""
     from .sim import check_simulate
 
@@ -100,7 +104,7 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         kw = dict(rules=rules, players=_int("players", players), policies=policies,
                   games=_int("games", games), seed=_int("seed", seed), threads=_int("threads", threads),
                   deck=deck, batch_size=_int("batch-size", batch_size), seating=seating, mode=mode,
-                  progress=sys.stderr.isatty() and not as_json)
+                  progress=sys.stderr.isatty() and not as_json, policy_files=list(policy_files) or None)
         if mode == "match":
             kw.update(scoring=scoring, target=_int("target", target), partners=partners,
                       max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
@@ -627,6 +631,43 @@ def results_rm(store, keys, sub_store) -> None:
             raise _fail(e) from None
 
 
+@main.command("policies")
+@click.argument("name", required=False)
+@click.option("--policy-file", "policy_files", multiple=True, help="Also list the policies this file defines.")
+def policies_cmd(name: str | None, policy_files: tuple[str, ...]) -> None:
+    """List every policy with its parameters, or show one in full."""
+    from .policy_api import format_policies, format_policy, load_policy_files
+
+    try:
+        load_policy_files(list(policy_files))
+        click.echo(format_policy(name) if name else format_policies())
+    except ValueError as e:
+        raise _fail(e) from None
+
+
+@main.command("trace")
+@click.argument("run_dir")
+@click.option("--game", default="0", show_default=True, help="Round to replay (its index in records.parquet).")
+def trace_cmd(run_dir: str, game: str) -> None:
+    """Replay one round of a saved run step by step: every event and every decision with what it saw."""
+    from .io import read_meta
+    from .trace import trace_round
+
+    try:
+        meta = read_meta(Path(run_dir) / "meta.json")
+        g = _int("game", game)
+    except ValueError as e:
+        raise _fail(e) from None
+    if meta.get("mode", "round") != "round":
+        raise CliError(f"{run_dir!r} is a match-mode run; accepted: a run of --mode round")
+    if not 0 <= g < int(meta["games"]):
+        raise CliError(f"--game {g} is out of range; accepted: 0..{int(meta['games']) - 1}")
+    try:
+        click.echo(trace_round(meta, g))
+    except ValueError as e:
+        raise _fail(e) from None
+
+
 @main.command()
 @click.argument("run_dir")
 @click.option("--out", default=None, help="Write the reproduction here instead (DIR itself is then only read).")
@@ -777,6 +818,9 @@ def run(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except CliError as e:
+        e.show()
+        sys.exit(e.exit_code)
     except click.ClickException as e:
         msg = e.format_message().splitlines()[0] if e.format_message() else str(e)
         click.echo(f"error: {msg}", err=True)

@@ -48,17 +48,73 @@ RANK_NAMES = (
 END_WIN = 0        # a hand emptied
 END_CAP = 1        # the turn cap was reached
 END_SCRIPT = 2     # a scripted game ran out of script or the script asked for an illegal move
-END_NAMES = ("win", "turn_cap", "script_error")
+END_POLICY = 3     # a policy answered a decision with an illegal or out-of-range value
+END_PAUSED = 4     # an external (plain-Python) seat must decide: the round is replayed with its answer
+END_NAMES = ("win", "turn_cap", "script_error", "policy_error", "paused")
 
 # ---- built-in policies ----------------------------------------------------------------------------
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_SCRIPTED = 2   # decisions read from a script array (scenario tests)
+POL_EXTERNAL = 3   # plain-Python policies: answers (option indices) queued in the script array
 # per-seat float parameters of a policy
 PP_CHALLENGE = 0   # probability of challenging a Wild Draw Four (or Flip's wild draws)
 PP_BLUFF = 1       # probability of playing an illegal Wild Draw Four when challenges are on
 PP_JUMP = 2        # probability of jumping in when able (random uses its own uniform rule; see policies)
-NPP = 4
+PP_USER = 4        # first of the parameters of the heuristics and user policies (params[k] = pp[seat, PP_USER + k])
+NPP = 16
+# Policies that read the observation are called through one function slot of the kernel with
+# ``which = pol - POL_SLOT`` (heuristics first, then user policies; see unosim.policy_api).
+POL_SLOT = 8
+
+# ---- decisions (the one policy interface; documented in unosim.policy_api) -----------------------
+D_PLAY = 0         # play a card (option) or draw (-1); options [0, nlegal) legal, [nlegal, nopt) bluffs
+D_COLOR = 1        # name a colour: option k is colour k
+D_PLAY_DRAWN = 2   # play the card just drawn: 0 keep, 1 play
+D_RESPOND = 3      # pending attack: -1 take it, or a card that stacks / deflects / bounces / blocks
+D_CHALLENGE = 4    # challenge the Wild Draw Four (or Flip wild draw) just played on you: 0 no, 1 yes
+D_JUMP_IN = 5      # out of turn: -1 no, or an identical card
+D_SWAP_TARGET = 6  # whom to swap with (7 / 0 / 5): an option (a seat), or -1 where the swap is optional
+D_GIVE_CARD = 7    # which card to hand over in a one-for-one exchange (swap_on_five)
+NDECISIONS = 8
+DECISION_NAMES = ("play", "color", "play_drawn", "respond", "challenge", "jump_in", "swap_target",
+                  "give_card")
+
+# ---- the observation: one flat int64 array per decision (see unosim.policy_api) -------------------
+NKINDS = 5 * NRANKS  # a card kind is colour * NRANKS + rank (face on the active side; black = 4)
+MAXP = 10
+OBS_KIND = 0          # decision kind (D_*)
+OBS_SEAT = 1          # the deciding seat
+OBS_NOPT = 2          # number of options
+OBS_NLEGAL = 3        # D_PLAY: options [0, nlegal) are legal, [nlegal, nopt) are Wild Draw Four bluffs
+OBS_NONE_OK = 4       # 1 when -1 (draw / take / don't / nobody) is an accepted answer
+OBS_PLAYERS = 5
+OBS_TURN = 6          # turns played so far
+OBS_COLOR = 7         # current colour (-1: anything may follow)
+OBS_DIRECTION = 8     # 1 clockwise, -1 counter-clockwise
+OBS_SIDE = 9          # 0 light, 1 dark (UNO Flip)
+OBS_TOP = 10          # kind of the top discard (active face)
+OBS_PEND_KIND = 11    # rank of the pending attack on the deciding seat, or -1
+OBS_PEND_N = 12       # pending draw total
+OBS_PEND_FROM = 13    # who played the pending attack (-1 none)
+OBS_PREV_COLOR = 14   # colour current before the last Wild Draw Four (challenge evidence)
+OBS_PILE_N = 15       # cards in the draw pile
+OBS_DISC_N = 16       # cards in the discard pile
+OBS_TWO_SIDED = 17    # 1 on UNO Flip: OBS_BACKS holds the visible backs of the other hands
+OBS_N_ACTIVE = 18     # seats still in the round
+OBS_CNT_EPOCH = 19    # (engine bookkeeping of OBS_PLAYED)
+OBS_CNT_SIDE = 20     # (engine bookkeeping of OBS_PLAYED)
+OBS_DECK_SIDE = 21    # (engine bookkeeping of OBS_DECK)
+OBS_HLEN = 24         # hand size of every seat (MAXP slots; 0 for a seat out of the round)
+OBS_ACTIVE = 34       # 1 for a seat in the round (MAXP slots)
+OBS_SCORE = 44        # match scores of every seat (MAXP slots; 0 in round mode)
+OBS_HAND = 56         # own hand as counts over the NKINDS kinds (active face)
+OBS_PLAYED = OBS_HAND + NKINDS    # discard pile as counts over kinds (played since the last reshuffle)
+OBS_BACKS = OBS_PLAYED + NKINDS   # UNO Flip: seat s's visible back faces at OBS_BACKS + s * NKINDS
+OBS_DECK = OBS_BACKS + MAXP * NKINDS  # the whole deck as counts over kinds (active face)
+OBS_OPT = OBS_DECK + NKINDS  # option k: value at OBS_OPT + 3k, hand index / seat at + 1, info at + 2
+OPT_STRIDE = 3
+NOBS = OBS_OPT        # an observation array holds NOBS + OPT_STRIDE * (cards in the deck) entries
 
 # ---- integer rule options (index into the packed int64 array ``ri``) --------------------------------
 # Defaults and documentation live in unosim.rules (one source of truth); these are only slots.

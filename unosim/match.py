@@ -40,8 +40,10 @@ import numpy as np
 import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
+from . import enums as E
 from .errors import SimulationError
-from .policies import pack_policies, parse_policies
+from .policies import POLICIES, pack_policies, parse_policies
+from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet
 from .sim import (
     DEFAULT_BATCH,
@@ -285,23 +287,28 @@ class MatchRun(RoundRun):
 def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
                   games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                   batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-                  first: int = 0, **options: Any) -> MatchRun:
+                  first: int = 0, policy_files: list[str] | str | None = None, **options: Any) -> MatchRun:
     """Check every argument of :func:`simulate_matches` without running anything."""
     known_options(options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
     round_records = boolean("round_records", options.pop("round_records", False))
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck, mode="match")
+    files = load_policy_files(policy_files)
     specs = parse_policies(policies, n)
+    if any(POLICIES[sp.name].pid == E.POL_EXTERNAL for sp in specs):
+        raise SimulationError("plain-Python policies play --mode round only; accepted: numba policies "
+                              "(unosim.policy_api) in match mode")
     spec = MatchSpec.checked(n, rs, **options)
     seating_name = SEATINGS[check_seating(seating)]
     bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
     return MatchRun(n, g, seed, t, rs, dk, specs, seating_name, bs, check_progress(progress), spec, round_records,
-                    first=check_first(first, g))
+                    first=check_first(first, g), policy_files=tuple(files))
 
 
 def simulate_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
                      games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                      batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-                     first: int = 0, **options: Any) -> SimulationResult:
+                     first: int = 0, policy_files: list[str] | str | None = None, **options: Any
+                     ) -> SimulationResult:
     """Play ``games`` full matches.  Same seed, same matches, for any thread count or batch size.
 
     ``options``: ``scoring``, ``target``, ``partners``, ``max_rounds``, ``dealer``, ``rounds``,
@@ -309,7 +316,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
     first .. first+games-1 (see :func:`unosim.sim.simulate`)."""
     return check_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
                          threads=threads, deck=deck, batch_size=batch_size, progress=progress, seating=seating,
-                         first=first, **options).execute()
+                         first=first, policy_files=policy_files, **options).execute()
 
 
 def run_matches(run: MatchRun) -> SimulationResult:
@@ -319,6 +326,7 @@ def run_matches(run: MatchRun) -> SimulationResult:
     sm = SEATINGS.index(run.seating)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
+    slot = slot_for(pol)
     mi = spec.pack(sm)
     compile_s = warm_up(n, dk, kind="match")
     out = {
@@ -330,10 +338,11 @@ def run_matches(run: MatchRun) -> SimulationResult:
     no_off = np.zeros(0, np.int64)
 
     def work(lo: int, hi: int) -> None:
-        nb.play_match_batch_nb(first + lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
-                               ri, rf, pol, pp, mi, int(dk.random_pairing), out["winner"][lo:hi], out["rounds"][lo:hi],
-                               out["end"][lo:hi], out["scores"][lo:hi], out["rwins"][lo:hi],
-                               out["seatmap"][lo:hi], out["turns"][lo:hi], no_off, no_rounds)
+        run_kernel(nb.play_match_batch_nb, (first + lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank,
+                                            dk.face_points, ri, rf, pol, pp, mi, int(dk.random_pairing),
+                                            out["winner"][lo:hi], out["rounds"][lo:hi], out["end"][lo:hi],
+                                            out["scores"][lo:hi], out["rwins"][lo:hi], out["seatmap"][lo:hi],
+                                            out["turns"][lo:hi], no_off, no_rounds), dk, slot, specs)
 
     done, interrupted, elapsed = run_batches(g, bs, t, work, run.progress, "matches")
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
@@ -362,10 +371,12 @@ def run_matches(run: MatchRun) -> SimulationResult:
                  "target": spec.target_option(), "partners": spec.partners, "max_rounds": spec.max_rounds,
                  "dealer": spec.dealer, **spec.fixed_length_options(),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
+    if run.policy_files:
+        meta["policy_files"] = list(run.policy_files)
     summary = match_summary(rec, meta, elapsed, compile_s)
     extra: dict[str, Any] = {}
     if run.round_records and len(rec):
-        extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi)
+        extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot)
     return SimulationResult(rec, summary, meta, interrupted, extra)
 
 
@@ -379,7 +390,7 @@ def match_summary(records: pd.DataFrame, meta: dict[str, Any], elapsed: float, c
     return summary
 
 
-def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi) -> pd.DataFrame:
+def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot) -> pd.DataFrame:
     """Per-round records of the given matches, replayed deterministically (same seeds) into exact-size
     buffers: one row per round (match, round, dealer, winner, winner_points, turns, capped)."""
     rounds = sel["rounds"].astype(np.int64)
@@ -396,7 +407,8 @@ def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi) -> pd.DataFr
         nb.play_match_batch_nb(lo, cnt, np.uint64(seed), n, dk.face_color, dk.face_rank, dk.face_points,
                                ri, rf, pol, pp, mi, int(dk.random_pairing), tmp["winner"], tmp["rounds"], tmp["end"],
                                tmp["scores"],
-                               tmp["rwins"], tmp["seatmap"], tmp["turns"], off, buf)
+                               tmp["rwins"], tmp["seatmap"], tmp["turns"], off, buf, np.full(4, -1, np.int64),
+                               obs_buffer(dk), slot)
         frames.append(buf)
     allr = np.concatenate(frames) if frames else np.zeros((0, 7), np.int64)
     df = pd.DataFrame(allr, columns=["match", "round", "dealer", "winner", "winner_points", "turns", "capped"])

@@ -16,12 +16,21 @@ Turn structure (RULES.md 5.1): a play resolves into a *pending attack* on the ne
 Draw Two, Wild Draw Four ...).  At the start of the victim's turn a response window opens
 (challenge, stack, deflect, bounce, jump-in); with nothing played, the attack resolves: the victim
 draws and loses the turn.  Taking a penalty is not a turn; a play or a draw is.
+
+Decisions (unosim.policy_api documents the interface): the kernel writes the options of every
+decision it asks (D_PLAY, D_COLOR, ...) into ``obs[OBS_OPT:]`` and calls ``decide_nb``, the one place
+that dispatches on the policy id: ``random_nb`` / ``greedy_nb`` inline, ``scripted_nb``, the queued
+answers of plain-Python seats (the round pauses when a queue runs dry), or the function slot ``ufn``
+(heuristics and user numba policies, with the observation built by ``build_obs_nb``).  Answers are
+checked against the options.
 """
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
 
@@ -32,8 +41,11 @@ ST_RESHUF = 2
 ST_DRAWN = 3
 ST_LOG_N = 4
 ST_SCRIPT_POS = 5
-ST_ERR = 6
-NST = 8
+ST_ERR = 6          # 1 a refused or missing scripted answer, 2 a policy answered out of range
+ST_ERR_KIND = 7     # policy error: the decision (D_*), the bad value and the seat
+ST_ERR_VAL = 8
+ST_ERR_SEAT = 9
+NST = 12
 
 # ---- per-round results (res) ------------------------------------------------------------------------
 RES_WINNER = 0
@@ -56,11 +68,15 @@ RES_SIDE = 16        # active side at the end (UNO Flip)
 NRES = 18
 NEXTRA = 7           # res[RES_CHALLENGES:RES_CHALLENGES+NEXTRA] go to the per-round records
 
-# Greedy tie order among equal-point cards: Draw Two > Reverse > Skip (RULES-independent policy rule).
+# Greedy tie order among equal-point cards (a policy rule, not a game rule): every coloured draw card
+# (Draw Two, Draw One, Draw Five, Draw Three) > Reverse > Skip = Skip Everyone > Flip > numbers.
 _SYM_PRI = np.zeros(NRANKS, np.int64)
-_SYM_PRI[DRAW2] = 3
-_SYM_PRI[REVERSE] = 2
-_SYM_PRI[SKIP] = 1
+for _r in (DRAW2, DRAW1, DRAW5, DRAW3):
+    _SYM_PRI[_r] = 4
+_SYM_PRI[REVERSE] = 3
+_SYM_PRI[SKIP] = 2
+_SYM_PRI[SKIP_ALL] = 2
+_SYM_PRI[FLIP] = 1
 
 # Cards drawn by the victim of each rank (0: not a draw card).  Wild Draw Colour draws until the
 # named colour appears: _DRAW_N = 0 there and _IS_WDRAW marks it.
@@ -85,6 +101,63 @@ for _r in (DRAW2, WD4, DRAW1, DRAW5, WILD_DRAW2, WILD_DRAW_COLOR, DRAW3, DANCING
 # wild_color_rotation (RULES.md 4.13): clockwise red -> blue -> green -> yellow -> red
 _ROT_CW = np.array([BLUE, RED, YELLOW, GREEN], np.int64)    # indexed by the current colour
 _ROT_CCW = np.array([YELLOW, GREEN, BLUE, RED], np.int64)
+
+# ---- the policy slot: heuristics and user policies are called through one function argument of
+# this signature, so the cached kernels never recompile for a new policy (see unosim.policy_api):
+# ``int64 policy(which, kind, obs, params, rng)`` -> an option index, or -1
+SLOT_SIG = types.int64(types.int64, types.int64, types.int64[::1], types.float64[::1], types.uint64[::1])
+SLOT = types.FunctionType(SLOT_SIG)
+i8 = types.int64
+I1 = types.int64[::1]
+I2 = types.int64[:, ::1]
+F1 = types.float64[::1]
+F2 = types.float64[:, ::1]
+
+
+def _sig(*args):
+    return types.void(*args)
+
+
+class LazyKernels:
+    """Entry kernels (called from Python, with an explicit signature so that the policy slot argument keeps
+    them cached) compiled, or loaded from numba's disk cache, on first use rather than at import: checking a
+    run's arguments (:func:`unosim.sim.check_simulate`) never waits for the compiler.
+
+    ``@entry(signature, **njit_options)`` registers a module-level function; :meth:`unbind` (at the end
+    of the module) removes the plain functions from the namespace, so that the module's ``__getattr__``
+    (:meth:`get`) compiles each one on its first access and binds the dispatcher in its place."""
+
+    def __init__(self, namespace: dict) -> None:
+        self.ns = namespace
+        self.specs: dict[str, tuple] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, signature, **options):
+        def register(fn):
+            self.specs[fn.__name__] = (fn, signature, options)
+            return fn
+        return register
+
+    def unbind(self) -> None:
+        for name in self.specs:
+            self.ns.pop(name, None)
+
+    def get(self, name: str):
+        if name not in self.specs:
+            raise AttributeError(f"module {self.ns['__name__']!r} has no attribute {name!r}")
+        with self.lock:
+            if name not in self.ns:
+                fn, signature, options = self.specs[name]
+                self.ns[name] = njit(signature, **options)(fn)
+        return self.ns[name]
+
+    def compiled(self) -> list[str]:
+        """The entry kernels compiled or loaded so far in this process."""
+        return [name for name in self.specs if name in self.ns]
+
+
+entry = LazyKernels(globals())
+
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -366,20 +439,6 @@ def _script_next(script, st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _choose_color(p, pol, side, hand, hlen, fcol, rng, script, st):
-    kind = pol[p]
-    if kind == POL_RANDOM:
-        return randint_nb(rng, NCOLORS)
-    if kind == POL_GREEDY:
-        return _most_color(p, side, hand, hlen, fcol)
-    v = _script_next(script, st)
-    if v < 0 or v >= NCOLORS:
-        st[ST_ERR] = 1
-        return 0
-    return v
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction):
     """True when playing a Wild Draw Four now breaks the restriction (RULES.md 1.10)."""
     if restriction == 2:
@@ -397,38 +456,34 @@ def _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
 
 
 @njit(cache=True, _nrt=False)
-def _choose_target(p, pol, n, d, active, hlen, rng, script, st, optional):
-    """Whom seat p swaps with (7 under seven_zero, 0 under zero_swap_any).  -1 = nobody (optional)."""
-    kind = pol[p]
-    if kind == POL_RANDOM:
-        m = 0
-        for s in range(n):
-            if s != p and active[s]:
-                m += 1
-        k = randint_nb(rng, m + (1 if optional else 0))
-        for s in range(n):
-            if s != p and active[s]:
-                if k == 0:
-                    return s
-                k -= 1
-        return -1
-    if kind == POL_GREEDY:
-        best = -1
-        q = p
-        for _ in range(n - 1):
-            q = _nxt(q, d, n, active)
-            if q == p:
-                break
-            if best < 0 or hlen[q] < hlen[best]:
-                best = q
-        return best
-    v = _script_next(script, st)
-    if v == -1 and optional:
-        return -1
-    if v < 0 or v >= n or v == p or not active[v]:
-        st[ST_ERR] = 1
-        return -1
-    return v
+def _filter_play_options(p, hl, nopt, cur, side, color_turn, no_wd4_out, wd4_ok, bluff_ok, obs, hand, fcol,
+                         frank, tmp):
+    """Drop the options a Speed Uno turn forbids (colour only; no going out on a Wild Draw Four) and move
+    a Wild Draw Four that breaks the restriction behind the legal ones (a bluff, where bluffing is
+    allowed).  Returns (legal options, all options); the order of each part is the hand order."""
+    k = 0
+    nb = 0
+    for j in range(nopt):
+        i = obs[OBS_OPT + OPT_STRIDE * j + 1]
+        cc = hand[p, i]
+        col = fcol[side, cc]
+        rk = frank[side, cc]
+        if color_turn and col != BLACK and col != cur and cur >= 0:
+            continue
+        if no_wd4_out and hl == 1 and rk == WD4:
+            continue  # Speed Uno: no going out on a Wild Draw Four
+        if col == BLACK and _IS_WDRAW[rk] and not wd4_ok:
+            tmp[nb] = i
+            nb += 1
+            continue
+        obs[OBS_OPT + OPT_STRIDE * k + 1] = i
+        k += 1
+    nleg = k
+    if bluff_ok:
+        for j in range(nb):
+            obs[OBS_OPT + OPT_STRIDE * k + 1] = tmp[j]
+            k += 1
+    return nleg, k
 
 
 # ================================================================================================
@@ -436,11 +491,13 @@ def _choose_target(p, pol, n, d, active, hlen, rng, script, st, optional):
 # ================================================================================================
 @njit(cache=True, _nrt=False)
 def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
-                  hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res):
+                  hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
     """Play one round.  ``dealer`` deals; ``first`` acts first (-1: the seat on the dealer's left).
     ``active[3n:4n]`` says which seats take part (1) and which are out of the match (0).  ``order`` (if non-empty) is the deck from the top down: seat s is dealt
     ``order[s*H:(s+1)*H]``, the starting card is ``order[n*H]`` and the draw pile follows it.
-    Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``."""
+    Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``.
+    ``obs`` holds each decision's options (and, for the policies that read it, the observation);
+    ``ufn`` is the function slot of those policies (see decide_nb)."""
     ncards = fcol.shape[1]
     side = 0
     logon = log.shape[0] > 0
@@ -584,6 +641,20 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         hlen[s] = hs
     st[ST_PILE_N] = top_i + 1
     st[ST_DISC_N] = 0
+    # the observation is built only for the policies that read it (not random, greedy, scripted)
+    obs_on = False
+    for s in range(n):
+        if pol[s] >= POL_SLOT or pol[s] == POL_EXTERNAL:
+            obs_on = True
+    if obs_on:
+        obs[OBS_CNT_EPOCH] = -1
+        obs[OBS_DECK_SIDE] = -1  # the deck tables may differ from round to round (UNO Flip pairing)
+        two = 0
+        for k in range(ncards):
+            if fcol[0, k] != fcol[1, k] or frank[0, k] != frank[1, k]:
+                two = 1
+        obs[OBS_TWO_SIDED] = two
+        _pub(obs, 0, 1, -1, 0, -1, -1)
 
     # ---- starting card (RULES.md 1.5) ----------------------------------------------------------
     replace_special = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
@@ -649,9 +720,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         cur = fcol[side, c]
         res[RES_FLIPS] += 1
         if cur == BLACK:
-            cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
+            cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
     elif fcol[side, c] == BLACK:
-        cur = _choose_color(first, pol, side, hand, hlen, fcol, rng, script, st)
+        cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
     if logon:
         _log(log, st, EV_DEAL_START, p, c, cur, d)
 
@@ -671,7 +742,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     color_turn = False   # speed_draw_no_skip: this turn must match the colour (or be black)
     while True:
         if st[ST_ERR] != 0:
-            end = END_SCRIPT
+            end = END_SCRIPT if st[ST_ERR] == 1 else (END_POLICY if st[ST_ERR] == 2 else END_PAUSED)
             break
         if turns >= cap:
             end = END_CAP
@@ -680,6 +751,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             break
         top = disc[st[ST_DISC_N] - 1]
         top_rank = frank[side, top]
+        if obs_on:
+            _pub(obs, turns, d, pend_kind, pend_n, pend_from, pend_prev_color)
         actor = -1
         play_c = -1
         play_i = -1
@@ -695,8 +768,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 ji = -1
                 # the player who just laid the card: a second identical card (double play)
                 if double_jump and hlen[last_actor] > 0 and rand01_nb(rng) < p_self_jump:
-                    ji = _match_choice(last_actor, top_rank, top_col, side, pol, hand, hlen,
-                                       fcol, frank, rng, script, st)
+                    ji = _match_choice(last_actor, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if ji >= 0:
                         jw = last_actor
                 if jw < 0 and jump_in:
@@ -705,8 +777,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     q = p
                     for _ in range(n_active):
                         if q != last_actor and q != p:
-                            ci = _match_choice(q, top_rank, top_col, side, pol, hand, hlen,
-                                               fcol, frank, rng, script, st)
+                            ci = _match_choice(q, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                             if ci >= 0:
                                 lg[cnt] = q
                                 lg[ncards - 1 - cnt] = ci
@@ -717,8 +788,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         jw = lg[k]
                         ji = lg[ncards - 1 - k]
                     elif pend_kind >= 0 and p != last_actor and not no_response:
-                        ci = _match_choice(p, top_rank, top_col, side, pol, hand, hlen,
-                                           fcol, frank, rng, script, st)
+                        ci = _match_choice(p, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                         if ci >= 0:
                             jw = p
                             ji = ci
@@ -742,9 +812,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             done = False
             if cont_stack:
                 cont_stack = False
-                si = _response_choice(victim, pend_kind, cur, fcol[side, top], side, pol, hand, hlen, fcol,
-                                      frank, (resp_flags & 15) | (restriction << 11) | (top_rank << 16),
-                                      rng, script, st)
+                si = _response_choice(victim, pend_kind, fcol[side, top],
+                                      (resp_flags & 15) | (restriction << 11) | (top_rank << 16),
+                                      cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                 if si >= 0:
                     actor = victim
                     play_i = si
@@ -755,7 +825,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     p = _nxt(victim, d, n, active)
                     continue
             if not done and not no_response and _IS_WDRAW[pend_kind] and challenge_on and not pend_bounced:
-                if _wants_challenge(victim, pol, pp, rng, script, st):
+                if _wants_challenge(victim, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
                     res[RES_CHALLENGES] += 1
                     if logon:
                         _log(log, st, EV_CHALLENGE, victim, -1, 1 if pend_guilty else 0, pend_from)
@@ -767,6 +837,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         if ch_guilty_card == 1:
                             # the Wild Draw Four goes back to the offender; the old top is current again
                             dn = st[ST_DISC_N] - 1
+                            if obs_on:
+                                _count_play(obs, disc[dn], -1, side, st, fcol, frank)
                             hand[pend_from, hlen[pend_from]] = disc[dn]
                             hlen[pend_from] += 1
                             st[ST_DISC_N] = dn
@@ -795,9 +867,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                             continue
                         done = True
             if not done and not no_response and resp_flags != 0:
-                si = _response_choice(victim, pend_kind, cur, fcol[side, top], side, pol, hand, hlen, fcol,
-                                      frank, resp_flags | (restriction << 11) | (top_rank << 16), rng,
-                                      script, st)
+                si = _response_choice(victim, pend_kind, fcol[side, top],
+                                      resp_flags | (restriction << 11) | (top_rank << 16),
+                                      cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                 if si >= 0:
                     actor = victim
                     play_i = si
@@ -863,7 +935,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
                 if p_illegal > 0.0 and rand01_nb(rng) < p_illegal and rand01_nb(rng) < p_detect:
                     give_cards_nb(p, illegal_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-            # legal cards of p: lg[i] = 1 legal, 2 illegal-only-by-restriction Wild Draw Four
+            # the options of p: the hand indices of its legal cards in hand order (a Wild Draw Four
+            # that breaks the restriction is moved behind them as a bluff where bluffing is allowed)
             hl = hlen[p]
             nlegal = 0
             n_wd4 = 0
@@ -872,48 +945,34 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 cc = hand[p, i]
                 col = fcol[side, cc]
                 rk = frank[side, cc]
-                ok = 0
+                ok = False
                 if col == BLACK:
+                    ok = True
                     if _IS_WDRAW[rk]:
-                        ok = 3  # decided after the scan
                         n_wd4 += 1
-                    else:
-                        ok = 1
                 elif col == cur:
-                    ok = 1
+                    ok = True
                     guilty = True
                 elif cur < 0:
-                    ok = 1
+                    ok = True
                 elif rk == top_rank and (rk <= 9 or by_symbol):
-                    ok = 1
+                    ok = True
                     if restriction == 1:
                         guilty = True
                 elif any_action and rk > 9 and top_rank > 9 and fcol[side, top] != BLACK:
-                    ok = 1
-                lg[i] = ok
-                if ok == 1:
+                    ok = True
+                if ok:
+                    obs[OBS_OPT + OPT_STRIDE * nlegal + 1] = i
                     nlegal += 1
-            if color_turn or no_wd4_out:
-                for i in range(hl):
-                    cc = hand[p, i]
-                    if lg[i] == 1 and color_turn and fcol[side, cc] != BLACK and fcol[side, cc] != cur and cur >= 0:
-                        lg[i] = 0
-                        nlegal -= 1
-                    elif no_wd4_out and hl == 1 and lg[i] != 0 and frank[side, cc] == WD4:
-                        if lg[i] == 1:
-                            nlegal -= 1
-                        lg[i] = 0  # Speed Uno: no going out on a Wild Draw Four
-            if n_wd4 > 0:
-                wd4_ok = restriction == 2 or not guilty
-                for i in range(hl):
-                    if lg[i] == 3:
-                        if wd4_ok:
-                            lg[i] = 1
-                            nlegal += 1
-                        else:
-                            lg[i] = 2
-            choice = _play_choice(p, pol, pp, hl, nlegal, n_wd4, guilty, bluff_ok, lg, cur, side,
-                                  hand, fcol, frank, fpts, rng, script, st)
+            nopt = nlegal
+            wd4_ok = restriction == 2 or not guilty
+            if color_turn or no_wd4_out or (n_wd4 > 0 and not wd4_ok):
+                nlegal, nopt = _filter_play_options(p, hl, nlegal, cur, side, color_turn, no_wd4_out, wd4_ok,
+                                                    bluff_ok, obs, hand, fcol, frank, lg)
+            if obs_on:
+                _pub(obs, turns, d, pend_kind, pend_n, pend_from, pend_prev_color)
+            pflag = (1 if (bluff_ok and guilty and n_wd4 > 0) else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
+            choice = decide_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
             if st[ST_ERR] != 0:
                 continue  # an illegal or missing scripted move ends the round before anything happens
             ct = color_turn
@@ -921,6 +980,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             if choice < 0 and nlegal > 0 and not voluntary and pol[p] == POL_SCRIPTED:
                 st[ST_ERR] = 1  # voluntary_draw=false: no drawing while holding a legal card
                 continue
+            if choice >= 0:
+                choice = _opt_index(obs, choice)
             if choice >= 0:
                 actor = p
                 play_i = choice
@@ -943,7 +1004,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     if playable or not (dup or ct):
                         break
                 if playable and (drawn_forced or ((dup or ct) and dup_must) or
-                                 _play_drawn(p, pol, rng, script, st)):
+                                 _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)):
                     actor = p
                     play_i = hlen[p] - 1
                     play_c = got
@@ -968,13 +1029,15 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         _remove_at(actor, play_i, hand, hlen)
         disc[st[ST_DISC_N]] = play_c
         st[ST_DISC_N] += 1
+        if obs_on:
+            _count_play(obs, play_c, 1, side, st, fcol, frank)
         if col == BLACK:
             if _IS_WDRAW[rk] and st_color_first and pend_kind >= 0 and _IS_WDRAW[pend_kind] and mode == 1:
                 pass  # the first Wild Draw Four of the stack named the colour
             elif color_rotation:
                 cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
             else:
-                cur = _choose_color(actor, pol, side, hand, hlen, fcol, rng, script, st)
+                cur = _choose_color(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
         else:
             cur = col
         if logon:
@@ -993,7 +1056,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             if _IS_ATTACK[rk] and not (play_to_last or seven_rounds):
                 amount = pend_n + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
                 if _IS_WDRAW[rk] and challenge_on and ch_last_card and \
-                        _wants_challenge(nx, pol, pp, rng, script, st):
+                        _wants_challenge(nx, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
                     res[RES_CHALLENGES] += 1
                     if logon:
                         _log(log, st, EV_CHALLENGE, nx, -1, 1 if was_guilty else 0, actor)
@@ -1004,6 +1067,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                                  st, rng, log)
                         if ch_guilty_card == 1:
                             dn = st[ST_DISC_N] - 1
+                            if obs_on:
+                                _count_play(obs, disc[dn], -1, side, st, fcol, frank)
                             hand[actor, hlen[actor]] = disc[dn]
                             hlen[actor] += 1
                             st[ST_DISC_N] = dn
@@ -1129,7 +1194,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             cur = fcol[side, ntop]
             if cur == BLACK:
                 # flip_revealed_black_color: the Flip player names it, or (-1) anything may follow
-                cur = -1 if flip_free else _choose_color(actor, pol, side, hand, hlen, fcol, rng, script, st)
+                cur = -1 if flip_free else _choose_color(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
             if logon:
                 _log(log, st, EV_FLIP, actor, ntop, cur, side)
             p = _nxt(actor, d, n, active)
@@ -1165,8 +1230,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             p = _nxt(actor, d, n, active)
             if rk <= 9 and swaps_on and not emptied:
                 if rk == 7 and seven_zero:
-                    tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st,
-                                         not seven_mandatory)
+                    tgt = _choose_target(actor, d, not seven_mandatory, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if tgt >= 0:
                         _swap_hands(actor, tgt, hand, hlen)
                         res[RES_SWAPS] += 1
@@ -1187,24 +1251,28 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                                     _log(log, st, EV_UNO_CAUGHT, s, -1, uno_pen, 0)
                                 give_cards_nb(s, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
                 elif rk == 0 and zero_swap_any:
-                    tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st, True)
+                    tgt = _choose_target(actor, d, True, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if tgt >= 0:
                         _swap_hands(actor, tgt, hand, hlen)
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
                 elif rk == 5 and swap_five:
-                    tgt = _choose_target(actor, pol, n, d, active, hlen, rng, script, st, swap5_optional)
+                    tgt = _choose_target(actor, d, swap5_optional, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if tgt >= 0:
                         if swap5_whole:
                             _swap_hands(actor, tgt, hand, hlen)
                         else:
-                            _exchange_one(actor, tgt, side, pol, hand, hlen, fpts, fcol, frank, rng,
-                                          script, st)
+                            _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 5)
 
+    if st[ST_ERR] >= 2:
+        # a policy answered out of range (or an external seat must decide): the round has no result
+        end = END_POLICY if st[ST_ERR] == 2 else END_PAUSED
+        winner = -1
+        loser = -1
     # ---- scoring (RULES.md 1.15, 4.16) --------------------------------------------------------
     wpts = 0
     if winner >= 0 and not (play_to_last or seven_rounds):
@@ -1228,7 +1296,13 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
 
 
 # ================================================================================================
-# Decisions of the built-in policies (random, greedy, scripted), dispatched by integer id
+# Decisions: the one policy interface.  The kernel builds the options of a decision into
+# obs[OBS_OPT:] (option k: value at +OPT_STRIDE*k, hand index / seat at +1, info at +2), asks
+# ``decide_nb`` and gets an option index back (or -1: draw / take / don't / nobody).  ``decide_nb``
+# is the one place that dispatches on the policy id: the built-ins ``random`` and ``greedy`` stay
+# inlined and never pay for an observation; ``scripted`` reads a script; every other policy
+# (the heuristics and the user's) is called through the function slot ``ufn`` with the
+# observation built for it, and its answer is checked.  See unosim.policy_api for the contract.
 # ================================================================================================
 @njit(cache=True, _nrt=False, inline="always")
 def _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, any_action, restriction):
@@ -1248,124 +1322,382 @@ def _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, a
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_choice(p, pol, pp, hl, nlegal, n_wd4, guilty, bluff_ok, lg, cur, side, hand, fcol, frank,
-                 fpts, rng, script, st):
-    """Index into p's hand of the card to play, or -1 to draw."""
-    kind = pol[p]
-    if kind == POL_SCRIPTED:
-        v = _script_next(script, st)
-        if v < 0:
-            return -1
-        for i in range(hl):
-            c = hand[p, i]
-            if fcol[side, c] * NRANKS + frank[side, c] == v and (lg[i] == 1 or (lg[i] == 2 and bluff_ok)):
-                return i
-        st[ST_ERR] = 1
-        return -1
-    # bluff: an illegal Wild Draw Four, only where challenges make bluffing part of the game
-    if bluff_ok and guilty and n_wd4 > 0 and pp[p, PP_BLUFF] > 0.0:
-        if rand01_nb(rng) < pp[p, PP_BLUFF]:
-            for i in range(hl):
-                if lg[i] == 2:
-                    return i
-    if nlegal == 0:
-        return -1
-    if kind == POL_RANDOM:
-        k = randint_nb(rng, nlegal)
-        for i in range(hl):
-            if lg[i] == 1:
-                if k == 0:
-                    return i
-                k -= 1
-        return -1
-    # greedy: the legal non-wild card with the most points; ties: current colour, then
-    # Draw Two > Reverse > Skip, then the lowest colour index.  Wilds only when nothing else:
-    # Wild Draw Four before Wild.
+def _opt_index(obs, k):
+    """Hand index (or seat) of option k."""
+    return obs[OBS_OPT + OPT_STRIDE * k + 1]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _kind_of(c, side, fcol, frank):
+    return fcol[side, c] * NRANKS + frank[side, c]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _challenge_roll(p, pp, rng):
+    q = pp[p, PP_CHALLENGE]
+    if q <= 0.0:
+        return 0
+    return 1 if rand01_nb(rng) < q else 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _greedy_play(p, nleg, cur, side, obs, hand, fcol, fpts, frank):
+    """greedy's card: the legal non-wild card with the most points; ties go to a card of the current
+    colour, then by symbol (any draw card > Reverse > Skip = Skip Everyone > Flip > numbers), then
+    the lowest colour index.  Wilds only when nothing else: an attacking wild before a plain one."""
     best = -1
     bkey = -1
-    wd4_i = -1
-    wild_i = -1
-    for i in range(hl):
-        if lg[i] != 1:
-            continue
-        c = hand[p, i]
+    wd4_k = -1
+    wild_k = -1
+    for k in range(nleg):
+        c = hand[p, obs[OBS_OPT + OPT_STRIDE * k + 1]]
         col = fcol[side, c]
         rk = frank[side, c]
         if col == BLACK:
             if rk != WILD and rk != INVIS_WILD:  # an attacking wild (Wild Draw Four, Flip's wild draws ...)
-                if wd4_i < 0:
-                    wd4_i = i
-            elif wild_i < 0:
-                wild_i = i
+                if wd4_k < 0:
+                    wd4_k = k
+            elif wild_k < 0:
+                wild_k = k
             continue
         key = fpts[side, c] * 1000 + (100 if col == cur else 0) + _SYM_PRI[rk] * 10 + (NCOLORS - col)
         if key > bkey:
             bkey = key
-            best = i
+            best = k
     if best >= 0:
         return best
-    if wd4_i >= 0:
-        return wd4_i
-    return wild_i
+    if wd4_k >= 0:
+        return wd4_k
+    return wild_k
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_drawn(p, pol, rng, script, st):
-    kind = pol[p]
-    if kind == POL_SCRIPTED:
-        return _script_next(script, st) == 1
-    return True  # random and greedy always play a legal drawn card
+def random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng):
+    """``random``: uniform over the options, each card instance one option (see unosim.policies).
+    D_PLAY bluffs first with probability pp[p, PP_BLUFF] (flag bit 0: a bluff is possible)."""
+    if kind == D_PLAY:
+        if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
+            if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
+                return nleg
+        if nleg == 0:
+            return -1
+        return randint_nb(rng, nleg)
+    if kind == D_COLOR:
+        return randint_nb(rng, NCOLORS)
+    if kind == D_CHALLENGE:
+        return _challenge_roll(p, pp, rng)
+    if kind == D_RESPOND or kind == D_JUMP_IN:
+        k = randint_nb(rng, nopt + 1)
+        return -1 if k == nopt else k
+    if kind == D_SWAP_TARGET:
+        k = randint_nb(rng, nopt + (1 if flag != 0 else 0))
+        return k if k < nopt else -1
+    if kind == D_GIVE_CARD:
+        return randint_nb(rng, nopt)
+    return 1  # D_PLAY_DRAWN: always play a legal drawn card
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng):
+    """``greedy`` (see unosim.policies): most points first, wilds last; answers every attack it can."""
+    if kind == D_PLAY:
+        if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
+            if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
+                return nleg
+        return _greedy_play(p, nleg, cur, side, obs, hand, fcol, fpts, frank)
+    if kind == D_COLOR:
+        return _most_color(p, side, hand, hlen, fcol)
+    if kind == D_CHALLENGE:
+        return _challenge_roll(p, pp, rng)
+    if kind == D_RESPOND:
+        # stack (a Draw Two before a Wild Draw Four), else deflect, else bounce: the first best option
+        best = -1
+        bpri = 0
+        for k in range(nopt):
+            pri = obs[OBS_OPT + OPT_STRIDE * k + 2]
+            if pri > bpri:
+                bpri = pri
+                best = k
+        return best
+    if kind == D_JUMP_IN:
+        return 0
+    if kind == D_SWAP_TARGET:
+        # the opponent with the fewest cards, ties to the nearest in the direction of play
+        best = -1
+        bkey = 0
+        for k in range(nopt):
+            key = hlen[obs[OBS_OPT + OPT_STRIDE * k]] * 64 + obs[OBS_OPT + OPT_STRIDE * k + 2]
+            if best < 0 or key < bkey:
+                bkey = key
+                best = k
+        return best
+    if kind == D_GIVE_CARD:
+        best = 0
+        for k in range(1, nopt):
+            if fpts[side, hand[p, _opt_index(obs, k)]] > fpts[side, hand[p, _opt_index(obs, best)]]:
+                best = k
+        return best
+    return 1
 
 
 @njit(cache=True, _nrt=False)
-def _wants_challenge(p, pol, pp, rng, script, st):
-    kind = pol[p]
-    if kind == POL_SCRIPTED:
-        return _script_next(script, st) == 1
-    q = pp[p, PP_CHALLENGE]
-    if q <= 0.0:
-        return False
-    return rand01_nb(rng) < q
+def _find_option_kind(p, v, nopt, side, obs, hand, fcol, frank):
+    """First option whose card has kind v (scripts name kinds)."""
+    for k in range(nopt):
+        if _kind_of(hand[p, _opt_index(obs, k)], side, fcol, frank) == v:
+            return k
+    return -1
 
 
 @njit(cache=True, _nrt=False)
-def _match_choice(q, want_rank, want_col, side, pol, hand, hlen, fcol, frank, rng, script, st):
-    """Index of a card of exactly (want_col, want_rank) that q plays out of turn, or -1.
+def scripted_nb(kind, p, nopt, flag, side, obs, hand, fcol, frank, script, st):
+    """``scripted``: the next script entry (see unosim.scenario); a refused answer sets ST_ERR = 1."""
+    v = _script_next(script, st)
+    if kind == D_PLAY or kind == D_RESPOND or kind == D_JUMP_IN:
+        if v < 0:
+            return -1
+        k = _find_option_kind(p, v, nopt, side, obs, hand, fcol, frank)
+        if k < 0:
+            st[ST_ERR] = 1
+        return k
+    if kind == D_COLOR:
+        if v < 0 or v >= NCOLORS:
+            st[ST_ERR] = 1
+            return 0
+        return v
+    if kind == D_SWAP_TARGET:
+        if v == -1 and flag != 0:
+            return -1
+        for k in range(nopt):
+            if obs[OBS_OPT + OPT_STRIDE * k] == v:
+                return k
+        st[ST_ERR] = 1
+        return -1
+    if kind == D_GIVE_CARD:
+        k = _find_option_kind(p, v, nopt, side, obs, hand, fcol, frank)
+        if k < 0:
+            st[ST_ERR] = 1
+            return 0
+        return k
+    return 1 if v == 1 else 0  # D_PLAY_DRAWN, D_CHALLENGE
 
-    Used for jump-in (an identical card).  random: uniform over 'don't' and each matching instance;
-    greedy: always when it can."""
+
+@njit(cache=True, _nrt=False)
+def _count_discard_nb(obs, side, disc, st, fcol, frank):
+    """Recompute OBS_PLAYED from the discard pile (after a reshuffle or a flip)."""
+    for k in range(NKINDS):
+        obs[OBS_PLAYED + k] = 0
+    for i in range(st[ST_DISC_N]):
+        obs[OBS_PLAYED + _kind_of(disc[i], side, fcol, frank)] += 1
+    obs[OBS_CNT_EPOCH] = st[ST_RESHUF]
+    obs[OBS_CNT_SIDE] = side
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _count_play(obs, c, delta, side, st, fcol, frank):
+    """Keep OBS_PLAYED up to date as a card goes onto (+1) or comes off (-1) the discard pile."""
+    if obs[OBS_CNT_EPOCH] == st[ST_RESHUF] and obs[OBS_CNT_SIDE] == side:
+        obs[OBS_PLAYED + _kind_of(c, side, fcol, frank)] += delta
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
+    """Public scalars of the round into the observation header (only when a seat reads it)."""
+    obs[OBS_TURN] = turns
+    obs[OBS_DIRECTION] = d
+    obs[OBS_PEND_KIND] = pend_kind
+    obs[OBS_PEND_N] = pend_n
+    obs[OBS_PEND_FROM] = pend_from
+    obs[OBS_PREV_COLOR] = prev_color
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc,
+                 active, st):
+    """Everything seat p may see for this decision (and only that) into obs; see unosim.policy_api."""
+    obs[OBS_KIND] = kind
+    obs[OBS_SEAT] = p
+    obs[OBS_NOPT] = nopt
+    obs[OBS_NLEGAL] = nleg
+    obs[OBS_NONE_OK] = 1 if none_ok else 0
+    obs[OBS_PLAYERS] = n
+    obs[OBS_COLOR] = cur
+    obs[OBS_SIDE] = side
+    dn = st[ST_DISC_N]
+    obs[OBS_TOP] = _kind_of(disc[dn - 1], side, fcol, frank)
+    obs[OBS_PILE_N] = st[ST_PILE_N]
+    obs[OBS_DISC_N] = dn
+    na = 0
+    for s in range(MAXP):
+        on = s < n and active[s] != 0
+        obs[OBS_ACTIVE + s] = 1 if on else 0
+        obs[OBS_HLEN + s] = hlen[s] if on else 0
+        na += 1 if on else 0
+    obs[OBS_N_ACTIVE] = na
+    for k in range(NKINDS):
+        obs[OBS_HAND + k] = 0
+    for i in range(hlen[p]):
+        obs[OBS_HAND + _kind_of(hand[p, i], side, fcol, frank)] += 1
+    if obs[OBS_CNT_EPOCH] != st[ST_RESHUF] or obs[OBS_CNT_SIDE] != side:
+        _count_discard_nb(obs, side, disc, st, fcol, frank)
+    if obs[OBS_DECK_SIDE] != side:
+        for k in range(NKINDS):
+            obs[OBS_DECK + k] = 0
+        for c in range(fcol.shape[1]):
+            obs[OBS_DECK + _kind_of(c, side, fcol, frank)] += 1
+        obs[OBS_DECK_SIDE] = side
+    if obs[OBS_TWO_SIDED] != 0:
+        # UNO Flip: the back (inactive) faces of the other hands are in plain view
+        for s in range(n):
+            b = OBS_BACKS + s * NKINDS
+            for k in range(NKINDS):
+                obs[b + k] = 0
+            if s != p and active[s] != 0:
+                for i in range(hlen[s]):
+                    obs[b + _kind_of(hand[s, i], 1 - side, fcol, frank)] += 1
+    # the options' values and infos the kernel does not need itself
+    if kind == D_PLAY or kind == D_JUMP_IN or kind == D_GIVE_CARD or kind == D_RESPOND:
+        for k in range(nopt):
+            c = hand[p, _opt_index(obs, k)]
+            obs[OBS_OPT + OPT_STRIDE * k] = _kind_of(c, side, fcol, frank)
+            if kind != D_RESPOND:
+                obs[OBS_OPT + OPT_STRIDE * k + 2] = fpts[side, c]
+    elif kind == D_COLOR:
+        for k in range(NCOLORS):
+            obs[OBS_OPT + OPT_STRIDE * k] = k
+            obs[OBS_OPT + OPT_STRIDE * k + 1] = k
+            obs[OBS_OPT + OPT_STRIDE * k + 2] = 0
+        for i in range(hlen[p]):
+            col = fcol[side, hand[p, i]]
+            if col < NCOLORS:
+                obs[OBS_OPT + OPT_STRIDE * col + 2] += 1
+    elif kind == D_PLAY_DRAWN or kind == D_CHALLENGE:
+        for k in range(2):
+            obs[OBS_OPT + OPT_STRIDE * k] = k
+            obs[OBS_OPT + OPT_STRIDE * k + 1] = -1
+            obs[OBS_OPT + OPT_STRIDE * k + 2] = 0
+        if kind == D_PLAY_DRAWN:
+            c = hand[p, hlen[p] - 1]
+            obs[OBS_OPT + OPT_STRIDE + 1] = hlen[p] - 1
+            obs[OBS_OPT + OPT_STRIDE + 2] = _kind_of(c, side, fcol, frank)
+
+
+@njit(cache=True, _nrt=False)
+def none_ok_nb(kind, flag):
+    """Whether -1 is an accepted answer: draw (D_PLAY, unless flag bit 1: voluntary_draw=false with a
+    legal card), take (D_RESPOND), don't (D_JUMP_IN), nobody (D_SWAP_TARGET when optional)."""
+    if kind == D_PLAY:
+        return (flag & 2) == 0
+    if kind == D_SWAP_TARGET:
+        return flag != 0
+    return kind == D_RESPOND or kind == D_JUMP_IN
+
+
+@njit(cache=True, _nrt=False)
+def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                   disc, active, st, rng, script, ufn):
+    """Every policy but random and greedy: scripted, or one called through the slot ``ufn`` with its
+    observation; an answer outside the options ends the round with a policy error (ST_ERR = 2)."""
+    pid = pol[p]
+    if pid == POL_SCRIPTED:
+        return scripted_nb(kind, p, nopt, flag, side, obs, hand, fcol, frank, script, st)
+    ok_none = none_ok_nb(kind, flag)
+    if pid == POL_EXTERNAL:
+        # a plain-Python seat: its answers so far are queued in ``script``; at the first decision
+        # without one the round pauses with this decision's observation in obs (ST_ERR = 3)
+        k = st[ST_SCRIPT_POS]
+        if st[ST_ERR] != 0 or k >= script.shape[0]:
+            if st[ST_ERR] == 0:
+                build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts,
+                             disc, active, st)
+                st[ST_ERR] = 3
+                st[ST_ERR_KIND] = kind
+                st[ST_ERR_SEAT] = p
+                st[ST_ERR_VAL] = st[ST_LOG_N]  # events logged before this decision (unosim trace)
+            return -1 if ok_none or kind == D_SWAP_TARGET else 0
+        st[ST_SCRIPT_POS] = k + 1
+        v = script[k]
+    else:
+        build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc,
+                     active, st)
+        v = ufn(pid - POL_SLOT, kind, obs, pp[p], rng)
+    if v < -1 or v >= nopt or (v == -1 and not ok_none):
+        if st[ST_ERR] == 0:
+            st[ST_ERR] = 2
+            st[ST_ERR_KIND] = kind
+            st[ST_ERR_VAL] = v
+            st[ST_ERR_SEAT] = p
+        return -1 if ok_none or kind == D_SWAP_TARGET else 0
+    return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+              active, st, rng, script, ufn):
+    """Seat p's answer to decision ``kind`` over the nopt options in obs: an option index, or -1."""
+    pid = pol[p]
+    if pid == POL_RANDOM:
+        return random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+    if pid == POL_GREEDY:
+        return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+    return slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
+                          fpts, disc, active, st, rng, script, ufn)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                  script, ufn):
+    return decide_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
+                     fpts, disc, active, st, rng, script, ufn)
+
+
+@njit(cache=True, _nrt=False)
+def _wants_challenge(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                     script, ufn):
+    return decide_nb(D_CHALLENGE, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                     disc, active, st, rng, script, ufn) == 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                script, ufn):
+    return decide_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                     disc, active, st, rng, script, ufn) == 1
+
+
+@njit(cache=True, _nrt=False)
+def _choose_target(p, d, optional, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
+                   st, rng, script, ufn):
+    """Whom seat p swaps with (7 under seven_zero, 0 under zero_swap_any, 5).  -1 = nobody (optional).
+    Options: the other seats in the round in seat order; info = distance in the direction of play."""
+    m = 0
+    for s in range(n):
+        if s != p and active[s]:
+            obs[OBS_OPT + OPT_STRIDE * m] = s
+            obs[OBS_OPT + OPT_STRIDE * m + 1] = s
+            obs[OBS_OPT + OPT_STRIDE * m + 2] = ((s - p) * d) % n
+            m += 1
+    k = decide_nb(D_SWAP_TARGET, p, m, m, 1 if optional else 0, cur, side, n, pol, pp, obs, hand, hlen,
+                  fcol, frank, fpts, disc, active, st, rng, script, ufn)
+    return -1 if k < 0 else obs[OBS_OPT + OPT_STRIDE * k]
+
+
+@njit(cache=True, _nrt=False)
+def _match_choice(q, want_rank, want_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                  active, st, rng, script, ufn):
+    """Index of a card of exactly (want_col, want_rank) that q plays out of turn, or -1 (jump-in).
+    Options: q's identical cards in hand order; nobody without one is asked."""
     cnt = 0
-    first = -1
     for i in range(hlen[q]):
         c = hand[q, i]
         if frank[side, c] == want_rank and fcol[side, c] == want_col:
+            obs[OBS_OPT + OPT_STRIDE * cnt + 1] = i
             cnt += 1
-            if first < 0:
-                first = i
     if cnt == 0:
         return -1
-    kind = pol[q]
-    if kind == POL_GREEDY:
-        return first
-    if kind == POL_RANDOM:
-        k = randint_nb(rng, cnt + 1)
-        if k == cnt:
-            return -1
-        for i in range(hlen[q]):
-            c = hand[q, i]
-            if frank[side, c] == want_rank and fcol[side, c] == want_col:
-                if k == 0:
-                    return i
-                k -= 1
-        return -1
-    v = _script_next(script, st)
-    if v < 0:
-        return -1
-    i = _find_kind(q, v, side, hand, hlen, fcol, frank)
-    if i < 0 or frank[side, hand[q, i]] != want_rank or fcol[side, hand[q, i]] != want_col:
-        st[ST_ERR] = 1
-        return -1
-    return i
+    k = decide_nb(D_JUMP_IN, q, cnt, cnt, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                  active, st, rng, script, ufn)
+    return -1 if k < 0 else _opt_index(obs, k)
 
 
 @njit(cache=True, _nrt=False)
@@ -1418,78 +1750,49 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
 
 
 @njit(cache=True, _nrt=False)
-def _response_choice(q, pend_kind, cur, top_col, side, pol, hand, hlen, fcol, frank, flags, rng,
-                     script, st):
-    """Index of the card victim q answers a pending attack with, or -1 to take it.
+def _response_choice(q, pend_kind, top_col, flags, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                     disc, active, st, rng, script, ufn):
+    """Index of the card victim q answers a pending attack with, or -1 to take it.  Options: every
+    card that may answer, in hand order, info = its _response_priority; nobody without one is asked.
 
     random: uniform over 'take' and every eligible card instance.  greedy: always answers when it
     can: stack (a Draw Two before a Wild Draw Four), else deflect, else bounce."""
     cnt = 0
-    best = -1
-    bpri = 0
     for i in range(hlen[q]):
         pri = _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol, frank,
                                  flags)
         if pri > 0:
+            obs[OBS_OPT + OPT_STRIDE * cnt + 1] = i
+            obs[OBS_OPT + OPT_STRIDE * cnt + 2] = pri
             cnt += 1
-            if pri > bpri:
-                bpri = pri
-                best = i
     if cnt == 0:
         return -1  # nothing to answer with: not even a scripted seat is asked
-    kind = pol[q]
-    if kind == POL_SCRIPTED:
-        v = _script_next(script, st)
-        if v < 0:
-            return -1
-        i = _find_kind(q, v, side, hand, hlen, fcol, frank)
-        if i < 0 or _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol,
-                                       frank, flags) == 0:
-            st[ST_ERR] = 1
-            return -1
-        return i
-    if kind == POL_GREEDY:
-        return best
-    k = randint_nb(rng, cnt + 1)
-    if k == cnt:
-        return -1
+    k = decide_nb(D_RESPOND, q, cnt, cnt, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                  active, st, rng, script, ufn)
+    return -1 if k < 0 else _opt_index(obs, k)
+
+
+@njit(cache=True, _nrt=False)
+def _give_index(q, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script,
+                ufn):
+    """Hand index of the card q hands over in a one-for-one exchange (options: every card of q)."""
     for i in range(hlen[q]):
-        if _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol, frank,
-                              flags) > 0:
-            if k == 0:
-                return i
-            k -= 1
-    return -1
+        obs[OBS_OPT + OPT_STRIDE * i + 1] = i
+    k = decide_nb(D_GIVE_CARD, q, hlen[q], hlen[q], 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
+                  fpts, disc, active, st, rng, script, ufn)
+    return _opt_index(obs, max(k, 0))
 
 
 @njit(cache=True, _nrt=False)
-def _give_choice(q, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st):
-    """Which card q hands over in a one-for-one exchange (swap_on_five): random uniform,
-    greedy its highest-point card, scripted a named card."""
-    kind = pol[q]
-    if kind == POL_RANDOM:
-        return randint_nb(rng, hlen[q])
-    if kind == POL_GREEDY:
-        best = 0
-        for i in range(1, hlen[q]):
-            if fpts[side, hand[q, i]] > fpts[side, hand[q, best]]:
-                best = i
-        return best
-    v = _script_next(script, st)
-    i = _find_kind(q, v, side, hand, hlen, fcol, frank)
-    if i < 0:
-        st[ST_ERR] = 1
-        return 0
-    return i
-
-
-@njit(cache=True, _nrt=False)
-def _exchange_one(a, b, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st):
+def _exchange_one(a, b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                  script, ufn):
     """swap_on_five one_card_each_own_choice: a and b each give one card of their own choice."""
     if hlen[a] == 0 or hlen[b] == 0:
         return
-    ia = _give_choice(a, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st)
-    ib = _give_choice(b, side, pol, hand, hlen, fpts, fcol, frank, rng, script, st)
+    ia = _give_index(a, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                     script, ufn)
+    ib = _give_index(b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                     script, ufn)
     t = hand[a, ia]
     hand[a, ia] = hand[b, ib]
     hand[b, ib] = t
@@ -1548,6 +1851,14 @@ def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
         gpts[1, j] = t
 
 
+@njit(cache=True, _nrt=False)
+def _note_policy_error(g, who, st, o_err):
+    o_err[0] = g
+    o_err[1] = who
+    o_err[2] = st[ST_ERR_KIND]
+    o_err[3] = st[ST_ERR_VAL]
+
+
 @njit(cache=True)
 def workspace_nb(n, ncards):
     """Buffers for play_round_nb (one set per thread, reused for every round of a batch)."""
@@ -1583,14 +1894,20 @@ def seat_map_nb(seating, g, seed, n, pol, pp, seatmap, polg, ppg):
             ppg[s, k] = pp[seatmap[s], k]
 
 
-@njit(cache=True, nogil=True)
+@entry(_sig(i8, i8, types.uint64, i8, I2, I2, I2, I1, F1, I1, F2, i8, i8, types.int16[::1], types.int32[::1],
+           types.int32[::1], types.int32[::1], types.int8[::1], types.int32[::1], types.int32[:, ::1],
+           types.int32[:, ::1], types.int16[::1], I1, I1, SLOT), cache=True, nogil=True)
 def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, seating, pairing,
-                  o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra, o_wpol):
+                  o_winner, o_turns, o_wpts, o_drawn, o_end, o_reshuf, o_hpts, o_extra, o_wpol, o_err, obs, ufn):
     """Play rounds with global indices game0 .. game0+ngames-1 into the output arrays (row 0 = game0).
 
     Each round is seeded from (seed, global index) alone, so results are identical for any number
     of threads, any batch size and any split of a run.  o_wpol: the winner's index in the policy
-    list (differs from the seat under rotating or shuffled seating).
+    list (differs from the seat under rotating or shuffled seating).  o_err: the first policy error,
+    (game, policy index, decision, value), left alone when there is none.  ``obs``: the decisions'
+    options and observations (NOBS + OPT_STRIDE * cards; after an exception raised by a policy it
+    still names the decision and the seat).  ``ufn``: the policy slot
+    (unosim.policy_api builds it; ``no_slot_nb`` when every seat is random, greedy or scripted).
     """
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap = \
         workspace_nb(n, fcol.shape[1])
@@ -1610,7 +1927,9 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
         for s in range(n):
             active[3 * n + s] = 1
         w = play_round_nb(n, n - 1, -1, order, gcol, grank, gpts, ri, rf, polg, ppg, script,
-                          hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
+                          hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+        if res[RES_END] == END_POLICY and o_err[0] < 0:
+            _note_policy_error(gi, seatmap[st[ST_ERR_SEAT]] if seating != 0 else st[ST_ERR_SEAT], st, o_err)
         o_winner[g] = w
         o_wpol[g] = -1 if w < 0 else (seatmap[w] if seating != 0 else w)
         o_turns[g] = res[RES_TURNS]
@@ -1644,10 +1963,12 @@ MEND_DONE = 0
 MEND_ROUND_CAP = 1
 
 
-@njit(cache=True, nogil=True)
+@entry(_sig(i8, i8, types.uint64, i8, I2, I2, I2, I1, F1, I1, F2, I1, i8, types.int16[::1], types.int32[::1],
+           types.int8[::1], I2, types.int32[:, ::1], types.int16[:, ::1], I1, I1, I2, I1, I1, SLOT),
+      cache=True, nogil=True)
 def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, pp, mi, pairing,
                         o_winner, o_rounds, o_end, o_scores, o_rwins, o_seatmap, o_turns,
-                        r_offset, r_out):
+                        r_offset, r_out, o_err, obs, ufn):
     """Play full matches m0 .. m0+nmatches-1 (rounds until the scoring mode ends the match).
 
     Round k of match m is seeded from (seed, m * 65536 + k).  The dealer passes clockwise
@@ -1691,8 +2012,12 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
         ro = r_offset[g] if write_rounds else 0
         while rounds < max_rounds:
             rng[0] = game_seed_nb(seed, np.uint64(m * 65536 + rounds))
+            for s in range(n):
+                obs[OBS_SCORE + s] = scores[s % half] if partners else scores[s]
             w = play_round_nb(n, dealer, first, order, gcol, grank, gpts, ri, rf, polg, ppg, script,
-                              hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res)
+                              hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+            if res[RES_END] == END_POLICY and o_err[0] < 0:
+                _note_policy_error(m, seatmap[st[ST_ERR_SEAT]], st, o_err)
             if write_rounds:
                 r_out[ro, 0] = m
                 r_out[ro, 1] = rounds
@@ -1817,3 +2142,25 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
         for s in range(n):
             o_scores[g, s] = scores[s % half] if partners else scores[s]
             o_seatmap[g, s] = seatmap[s]
+
+
+@entry(SLOT_SIG, cache=True, nogil=True)
+def no_slot_nb(which, kind, obs, params, rng):
+    """The slot when no seat uses it (never called: every seat is random, greedy or scripted)."""
+    return -2
+
+
+@entry(types.int64(i8, i8, i8, I1, I2, I2, I2, I1, F1, I1, F2, I1, I2, I1, I1, I1, I1, I1, I1, I1,
+                  types.uint64[::1], I2, I1, I1, SLOT), cache=True)
+def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
+                hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
+    """play_round_nb with a fixed signature, for calls from Python (scenarios, traces)."""
+    return play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
+                         hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+
+
+entry.unbind()
+
+
+def __getattr__(name: str):
+    return entry.get(name)

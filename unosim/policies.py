@@ -12,7 +12,8 @@ Built-in policies (exact semantics; the kernels in :mod:`unosim.nb` implement th
     its identical cards, or not.
 ``greedy``
     Plays the legal non-wild card with the most points; ties go to a card of the current colour,
-    then Draw Two > Reverse > Skip, numbers high to low, then the lowest colour index.  Wilds only
+    then by symbol: any coloured draw card (Draw Two, Draw One, Draw Five, Draw Three) > Reverse >
+    Skip = Skip Everyone > Flip > number cards, then the lowest colour index.  Wilds only
     when nothing else is legal, an attacking wild (Wild Draw Four; on other decks Wild Draw Two, Wild
     Draw Colour, Howler, Dancing Wild) before a plain Wild.  Names the colour it holds most of
     (ties to the lowest colour index).  Plays a drawn card whenever it is legal.  Stacks whenever
@@ -30,6 +31,9 @@ bluffs):
 
 Syntax: ``random``, ``greedy(challenge=0.5,bluff=0.1)``; a comma list gives one policy per seat:
 ``random,greedy(challenge=1),random,greedy``.
+
+The heuristics (:mod:`unosim.heuristics_nb`) and the user's policies (``--policy-file``; see
+:mod:`unosim.policy_api`) register themselves here with :func:`register_policy`.
 """
 
 from __future__ import annotations
@@ -49,9 +53,9 @@ class PolicyInfo:
     pid: int
     description: str
     params: dict[str, int] = field(default_factory=dict)  # parameter name -> PP_* slot
-    # parameter name -> (low, high) accepted values and -> value when not given; unlisted: [0, 1], 0
-    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
-    defaults: dict[str, float] = field(default_factory=dict)
+    defaults: dict[str, float] = field(default_factory=dict)  # parameter name -> value when not given (else 0)
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # accepted [lo, hi]; [0, 1] if absent
+    source: str = "built-in"  # or the policy file that defines it
 
     def param_range(self, key: str) -> tuple[float, float]:
         return self.ranges.get(key, (0.0, 1.0))
@@ -67,8 +71,20 @@ POLICIES: dict[str, PolicyInfo] = {
     "greedy": PolicyInfo("greedy", E.POL_GREEDY, "dump the most points first, wilds last", _PARAMS),
     "scripted": PolicyInfo("scripted", E.POL_SCRIPTED, "decisions from a script (tests)", {}),
 }
-# Policies a user can name on the command line (scripted needs a script).
-PUBLIC = ("random", "greedy")
+
+
+def register_policy(info: PolicyInfo) -> None:
+    """Make a policy nameable in policy strings (heuristics and user policies)."""
+    old = POLICIES.get(info.name)
+    if old is not None and old.source != info.source:
+        raise PolicyError(f"policy {info.name!r} from {info.source} is already defined by {old.source}; "
+                          "accepted: a name no other policy uses")
+    POLICIES[info.name] = info
+
+
+def public_names() -> list[str]:
+    """Policies a user can name (built-ins, heuristics, loaded policy files); ``scripted`` needs a script."""
+    return [n for n in POLICIES if n != "scripted"]
 
 
 @dataclass(frozen=True)
@@ -121,10 +137,10 @@ def _unknown(name: str, allowed: tuple[str, ...] | list[str], what: str = "polic
 def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     t = text.strip()
     if not t:
-        raise PolicyError("empty policy name; accepted: " + ", ".join(PUBLIC))
+        raise PolicyError("empty policy name; accepted: " + ", ".join(public_names()))
     name, _, rest = t.partition("(")
     name = name.strip().lower()
-    allowed = list(PUBLIC) + (["scripted"] if allow_scripted else [])
+    allowed = public_names() + (["scripted"] if allow_scripted else [])
     if name not in allowed:
         raise _unknown(name or t, allowed)
     info = POLICIES[name]
@@ -149,7 +165,8 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
                                   "accepted: a probability in [0, 1]") from None
             lo, hi = info.param_range(key)
             if not lo <= v <= hi:
-                raise PolicyError(f"policy parameter {key}={v:g} is out of range; accepted: [{lo:g}, {hi:g}]")
+                raise PolicyError(f"policy parameter {key}={v:g} of {name!r} is out of range; "
+                                  f"accepted: [{lo:g}, {hi:g}]")
             params[key] = v
     return PolicySpec(name, tuple(sorted(params.items())))
 
@@ -164,11 +181,11 @@ def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
     else:
         shown = " ".join(repr(text).split())[:60]
         raise PolicyError(f"policies={shown} is not a policy string; accepted: one policy for all seats "
-                          f"({', '.join(PUBLIC)}) or a comma list / list of strings, one per seat")
+                          f"({', '.join(public_names())}) or a comma list / list of strings, one per seat")
     for k, item in enumerate(items):
         if not item.strip():
             raise PolicyError(f"policies={text!r} has an empty entry (#{k + 1}); accepted: one policy for all "
-                              f"seats ({', '.join(PUBLIC)}) or a comma list, one per seat")
+                              f"seats ({', '.join(public_names())}) or a comma list, one per seat")
     specs = [parse_policy(s, allow_scripted) for s in items]
     if len(specs) == 1:
         specs = specs * players

@@ -38,6 +38,7 @@ from . import nb
 from .decks import Deck, card_name, get_deck
 from .errors import ScenarioError
 from .policies import pack_policies, parse_policies
+from .policy_api import check_policy_error, run_kernel, slot_for
 from .rules import RuleSet, parse_rules
 from .sim import check_fits, check_rules_fit_deck, pack_rules
 from .validate import MAX_PLAYERS, MIN_PLAYERS, check_players, check_seed, integer
@@ -173,6 +174,22 @@ def _check_hands(hands: Any) -> list[list[str]]:
     return out
 
 
+def play_one(n, dealer, order, dk, ri, rf, pol, pp, script, specs, hand, hlen, pile, disc, st, rng, log, res):
+    """One round on the given buffers through the fixed-signature kernel; a policy's bad answer or
+    exception becomes its one-line error."""
+    nc = dk.size
+
+    def kernel(*args):
+        *head, _err, obs, slot = args
+        nb.play_one_nb(*head, obs, slot)
+        if st[nb.ST_ERR] == 2:
+            check_policy_error(np.array([0, st[nb.ST_ERR_SEAT], st[nb.ST_ERR_KIND], st[nb.ST_ERR_VAL]]), specs)
+
+    run_kernel(kernel, (n, dealer, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp, script,
+                        hand, hlen, pile, disc, np.zeros(nc, np.int64), np.zeros(nc, np.int64),
+                        np.ones(4 * n, np.int64), st, rng, log, res), dk, slot_for(pol), specs)
+
+
 @dataclass
 class Game:
     """The outcome of one scenario round, with the final state and the event log."""
@@ -279,9 +296,8 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     rng = np.array([nb.game_seed_nb(np.uint64(0), np.uint64(seed))], np.uint64)
     log = np.zeros((max_events, 5), np.int64)
     res = np.zeros(nb.NRES, np.int64)
-    nb.play_round_nb(n, n - 1 if dealer is None else dealer, -1, order, fcol, frank, fpts, ri, rf, pol, pp, sc,
-                     hand, hlen, pile_a, disc,
-                     np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.ones(4 * n, np.int64), st, rng, log, res)
+    play_one(n, n - 1 if dealer is None else dealer, order, dk, ri, rf, pol, pp, sc, specs,
+             hand, hlen, pile_a, disc, st, rng, log, res)
     nlog = min(int(st[nb.ST_LOG_N]), max_events)
     events = []
     def name(c: int) -> str:

@@ -22,7 +22,9 @@ from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .decks import Deck, get_deck
 from .errors import SimulationError
+from .external import is_external, policy_names, run_external_batch
 from .policies import PolicySpec, pack_policies, parse_policies
+from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet, parse_rules
 from .stats import summarize
 from .validate import (
@@ -181,13 +183,14 @@ def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
 
 def _run_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, players: int, deck: Deck,
                ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0,
-               first: int = 0) -> None:
+               first: int = 0, slot: Any = None, specs: list[PolicySpec] | None = None) -> None:
     """Rows [lo, hi) of ``out`` get the rounds with global indices first+lo .. first+hi-1."""
-    nb.play_batch_nb(first + lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
-                     deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
-                     out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
-                     out["cards_drawn"][lo:hi], out["end"][lo:hi], out["reshuffles"][lo:hi],
-                     out["hand_points"][lo:hi], out["extra"][lo:hi], out["winner_policy"][lo:hi])
+    run_kernel(nb.play_batch_nb, (first + lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
+                                  deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
+                                  out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
+                                  out["cards_drawn"][lo:hi], out["end"][lo:hi], out["reshuffles"][lo:hi],
+                                  out["hand_points"][lo:hi], out["extra"][lo:hi], out["winner_policy"][lo:hi]),
+               deck, nb.no_slot_nb if slot is None else slot, specs)
 
 
 def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> float:
@@ -213,7 +216,8 @@ def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> 
                                    deck.face_points, ri, rf, pol, pp, mi, 0, np.zeros(1, np.int16),
                                    np.zeros(1, np.int32), np.zeros(1, np.int8), z, z.astype(np.int32),
                                    z.astype(np.int16), np.zeros(1, np.int64), np.zeros(0, np.int64),
-                                   np.zeros((0, 7), np.int64))
+                                   np.zeros((0, 7), np.int64), np.full(4, -1, np.int64), obs_buffer(deck),
+                                   nb.no_slot_nb)
         dt = time.perf_counter() - t0
         _warm[key] = dt
         return dt
@@ -239,7 +243,7 @@ def records_frame(out: dict[str, np.ndarray], game_index: np.ndarray, players: i
 
 #: simulate()'s own keywords; match mode adds match.MATCH_OPTIONS.
 SIMULATE_OPTIONS = ("rules", "players", "policies", "games", "seed", "threads", "deck", "batch_size",
-                    "progress", "seating", "mode", "first")
+                    "progress", "seating", "mode", "first", "policy_files")
 
 
 @dataclass(frozen=True)
@@ -259,6 +263,7 @@ class RoundRun:
     batch_size: int
     progress: bool
     first: int = field(default=0, kw_only=True)
+    policy_files: tuple[dict[str, str], ...] = field(default=(), kw_only=True)  # path and sha256 of each
 
     def execute(self) -> SimulationResult:
         return run_rounds(self)
@@ -267,7 +272,8 @@ class RoundRun:
 def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
                    games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                    batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-                   mode: str = "round", first: int = 0, **match_options: Any):
+                   mode: str = "round", first: int = 0, policy_files: list[str] | str | None = None,
+                   **match_options: Any):
     """Check every argument of :func:`simulate` (same signature) without running anything.
 
     Returns the validated run (:class:`RoundRun`, or :class:`unosim.match.MatchRun` in match mode);
@@ -279,7 +285,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
 
         return check_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
                              threads=threads, deck=deck, batch_size=batch_size, progress=progress,
-                             seating=seating, first=first, **match_options)
+                             seating=seating, first=first, policy_files=policy_files, **match_options)
     if match_options:
         from .match import MATCH_OPTIONS
 
@@ -287,16 +293,18 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to mode='match' only; "
                               "accepted: add mode='match' (--mode match), or drop it")
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
-    specs: list[PolicySpec] = parse_policies(policies, n)
+    files = load_policy_files(policy_files)
+    specs: list[PolicySpec] = parse_policies(policy_names(policies), n)
     bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
-                    first=check_first(first, g))
+                    first=check_first(first, g), policy_files=tuple(files or ()))
 
 
 def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
              games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
              batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
-             mode: str = "round", first: int = 0, **match_options: Any) -> SimulationResult:
+             mode: str = "round", first: int = 0, policy_files: list[str] | str | None = None,
+             **match_options: Any) -> SimulationResult:
     """Play ``games`` independent rounds and return per-round records plus a summary.
 
     The same ``seed`` gives identical records for any ``threads`` and ``batch_size``.
@@ -307,7 +315,8 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     often) or ``shuffle`` (random seats per game).  ``mode="match"`` plays full games to a target
     score instead of single rounds (see :mod:`unosim.match`; ``games`` then counts matches and
     ``match_options`` are ``target``, ``scoring``, ``partners``, ``max_rounds``, ``dealer``,
-    ``rounds``, ``rounds_per_partner``, ``round_records``).
+    ``rounds``, ``rounds_per_partner``, ``round_records``).  ``policy_files``: Python files defining
+    policies (see :mod:`unosim.policy_api`); their names become usable in ``policies``.
 
     ``first`` (default 0) plays the rounds with global indices first .. first+games-1 instead of
     0 .. games-1 (the ``game`` column keeps the global index): a run split into such ranges gives
@@ -319,7 +328,8 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
     """
     return check_simulate(rules=rules, players=players, policies=policies, games=games, seed=seed,
                           threads=threads, deck=deck, batch_size=batch_size, progress=progress,
-                          seating=seating, mode=mode, first=first, **match_options).execute()
+                          seating=seating, mode=mode, first=first, policy_files=policy_files,
+                          **match_options).execute()
 
 
 def run_rounds(run: RoundRun) -> SimulationResult:
@@ -329,11 +339,16 @@ def run_rounds(run: RoundRun) -> SimulationResult:
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     sm = SEATINGS.index(run.seating)
+    external = any(is_external(sp.name) for sp in specs)
+    slot = slot_for(pol)
     compile_s = warm_up(n, dk)
     out = _alloc(g, n)
 
     def work(lo: int, hi: int) -> None:
-        _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, first)
+        if external:  # plain-Python seats (unosim.external)
+            run_external_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, slot, specs, first)
+        else:
+            _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, first, slot, specs)
 
     done_mask, interrupted, elapsed = run_batches(g, bs, t, work, run.progress, "rounds")
     game_index = (np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)) + first
@@ -341,6 +356,8 @@ def run_rounds(run: RoundRun) -> SimulationResult:
     records = records_frame(sel, game_index, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
     meta["seating"] = run.seating
+    if run.policy_files:
+        meta["policy_files"] = list(run.policy_files)
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
     summary = round_summary(records, meta, elapsed, compile_s)

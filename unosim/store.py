@@ -96,11 +96,16 @@ class Cell:
     mode: str = "round"
     match: tuple[tuple[str, Any], ...] = ()
     engine_version: int = ENGINE_VERSION
+    policy_files: tuple[tuple[str, str], ...] = ()  # (path, sha256) of each user policy file
 
     def identity(self) -> dict[str, Any]:
-        """The hashed fields: everything but the deck's display name."""
+        """The hashed fields: everything but the deck's display name and the policy files' paths (a policy
+        file, like a deck file, counts by its content)."""
         d = self.to_dict()
         del d["deck"]
+        d["policy_files"] = sorted(sha for _, sha in self.policy_files)
+        if not d["policy_files"]:
+            del d["policy_files"]  # cells without user policies keep the keys they always had
         return d
 
     @property
@@ -121,6 +126,7 @@ class Cell:
         d = asdict(self)
         d["policies"] = list(self.policies)
         d["match"] = dict(self.match)
+        d["policy_files"] = [{"path": p, "sha256": sha} for p, sha in self.policy_files]
         return d
 
     @classmethod
@@ -130,7 +136,8 @@ class Cell:
                        deck=str(d["deck"]), deck_sha256=str(d["deck_sha256"]), seed=int(d["seed"]),
                        seating=str(d.get("seating", "fixed")), mode=str(d.get("mode", "round")),
                        match=tuple(sorted(dict(d.get("match", {})).items())),
-                       engine_version=int(d["engine_version"]))
+                       engine_version=int(d["engine_version"]),
+                       policy_files=tuple((str(f["path"]), str(f["sha256"])) for f in d.get("policy_files", ())))
         except (KeyError, TypeError, ValueError) as e:
             raise StoreError(f"not a cell description ({e!r}); accepted: a cell.json written by unosim") from None
 
@@ -143,10 +150,23 @@ class Cell:
                              "file, or a new cell")
         return dk
 
+    def check_policy_files(self) -> None:
+        """The cell's policy files still hold the code it was made with (an edited strategy is refused)."""
+        for path, sha in self.policy_files:
+            try:
+                now = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            except OSError:
+                raise StoreError(f"policy file {path!r} of this cell cannot be read; accepted: the original "
+                                 "file at that path, or a new cell") from None
+            if now != sha:
+                raise StoreError(f"policy file {path!r} has changed since this cell was made (content hash "
+                                 f"{now[:12]} != {sha[:12]}); accepted: the original file, or a new cell")
+
     def sim_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :func:`unosim.sim.simulate` that reproduce this cell (no games)."""
+        files = {"policy_files": [p for p, _ in self.policy_files]} if self.policy_files else {}
         return dict(rules=self.rules, players=self.players, policies=list(self.policies), deck=self.deck,
-                    seed=self.seed, seating=self.seating, mode=self.mode, **dict(self.match))
+                    seed=self.seed, seating=self.seating, mode=self.mode, **files, **dict(self.match))
 
     def label(self) -> str:
         pols = self.policies[0] if len(set(self.policies)) == 1 else ",".join(self.policies)
@@ -169,7 +189,8 @@ def make_cell(rules: str = "official", players: int = 4, policies: str | list[st
     match = tuple(sorted((k, meta[k]) for k in MATCH_KEYS)) if mode == "match" else ()
     return Cell(rules=meta["rules"], players=int(meta["players"]), policies=tuple(s.exact() for s in specs),
                 deck=dk.name, deck_sha256=deck_sha256(dk), seed=int(meta["seed"]), seating=str(seating),
-                mode=mode, match=match)
+                mode=mode, match=match,
+                policy_files=tuple((f["path"], f["sha256"]) for f in meta.get("policy_files", ())))
 
 
 def probe(cell: Cell, **extra: Any) -> SimulationResult:
@@ -185,6 +206,7 @@ def run_chunk(cell: Cell, lo: int, hi: int, **extra: Any) -> SimulationResult:
         raise StoreError(f"chunk [{lo}, {hi}) is empty or negative; accepted: 0 <= lo < hi")
     kw = cell.sim_kwargs()
     kw["deck"] = cell.load_deck()
+    cell.check_policy_files()
     return simulate(**kw, games=hi - lo, first=lo, threads=1, **extra)
 
 

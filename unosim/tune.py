@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import SimulationError
-from .policies import POLICIES, PUBLIC, PolicySpec, parse_policies, parse_policy
+from .policies import POLICIES, PolicySpec, parse_policies, parse_policy, public_names
 from .sim import check_simulate, simulate
 from .stats import mean_ci, proportion_ci
 from .validate import check_players, check_seed, integer
@@ -80,7 +80,7 @@ class TuneResult:
 
 def tunable_policies() -> list[str]:
     """Public policies that have numeric parameters."""
-    return [n for n in PUBLIC if POLICIES[n].params]
+    return [n for n in public_names() if POLICIES[n].params]
 
 
 def tunable_params(name: str) -> list[Param]:

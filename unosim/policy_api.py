@@ -1,0 +1,419 @@
+"""The policy interface: every decision the engine asks of a seat, what the seat sees, and how to
+write a policy (in numba, compiled once, called from the cached engine without recompiling it).
+
+Decisions
+---------
+The engine asks a seat one of these (``kind``), always with a list of *options* it has already
+checked against the rules; the policy returns an option index ``0 <= k < nopt``, or ``-1`` where
+the decision allows "none" (``obs[OBS_NONE_OK] == 1``):
+
+==================  ================================================  ===============================
+kind                options (value / index / info)                    -1 means
+==================  ================================================  ===============================
+``D_PLAY``          legal cards [0, nlegal), then Wild Draw Four      draw (refused under
+                    bluffs [nlegal, nopt) where bluffing is allowed;  ``voluntary_draw=false`` with a
+                    card kind / hand index / points                   legal card)
+``D_COLOR``         the four colours; colour / colour / cards held    (not allowed)
+``D_PLAY_DRAWN``    0 keep, 1 play the card just drawn; info of       (not allowed)
+                    option 1 = its kind
+``D_RESPOND``       cards that stack, deflect, bounce or block the    take the attack
+                    pending attack; kind / hand index / type (4 stack
+                    a coloured draw, 3 stack a wild draw, 2 deflect
+                    or block, 1 bounce)
+``D_CHALLENGE``     0 accept, 1 challenge the Wild Draw Four (or      (not allowed)
+                    Flip wild draw) just played on you
+``D_JUMP_IN``       your cards identical to the top card (out of      don't
+                    turn); kind / hand index / points
+``D_SWAP_TARGET``   the other seats (7, 0, 5 rules); seat / seat /    nobody (where optional)
+                    distance in the direction of play
+``D_GIVE_CARD``     every card of your hand (swap_on_five one card    (not allowed)
+                    each); kind / hand index / points
+==================  ================================================  ===============================
+
+Option ``k`` lives at ``obs[OBS_OPT + OPT_STRIDE * k]`` (value), ``+ 1`` (hand index or seat) and
+``+ 2`` (info).  A card kind is ``colour * NRANKS + rank`` of the face on the active side (colours
+``RED..BLUE`` = 0..3, ``BLACK`` = 4; ranks 0..9, ``SKIP``, ``REVERSE``, ``DRAW2``, ``WILD``, ``WD4``,
+and the UNO Flip / themed ranks of :mod:`unosim.enums`).  Calling UNO is modelled by the rules'
+probabilities (``uno_forget_prob``), not asked.
+
+The observation
+---------------
+``obs`` is one flat int64 array; the offsets are the ``OBS_*`` constants.  It holds what the seat
+may see and only that: the decision (``OBS_KIND``, ``OBS_NOPT``, ``OBS_NLEGAL``, ``OBS_NONE_OK``), its
+seat and the turn number, the top card's kind, the current colour (-1: anything), the direction,
+the side in play, the pending attack (rank, draw total, who played it, the colour before the last
+Wild Draw Four), the draw and discard pile sizes, every seat's hand size and match score, its own
+hand as counts over the ``NKINDS`` kinds (``OBS_HAND``), the discard pile as counts
+(``OBS_PLAYED``: the cards played since the last reshuffle), the deck's composition (``OBS_DECK``),
+and on UNO Flip the visible backs of every other hand (``OBS_BACKS + seat * NKINDS``).  It never
+holds other hands' faces or the order of the draw pile.
+
+Writing a policy
+----------------
+A policy is a function ``policy(kind, obs, params, rng) -> int``; ``params`` are its parameters in
+declaration order (floats), ``rng`` the round's random stream (draw from it only with
+:func:`randint_nb` / :func:`rand01_nb`, so that runs stay reproducible)::
+
+    from unosim.policy_api import policy, D_PLAY, OBS_NLEGAL, greedy_obs_nb
+
+    @policy(params={"lazy": 0.0})
+    def first_legal(kind, obs, params, rng):
+        if kind == D_PLAY:
+            return 0 if obs[OBS_NLEGAL] > 0 else -1
+        return greedy_obs_nb(kind, obs, params, rng)   # greedy for every other decision
+
+Load the file with ``unosim simulate --policy-file FILE --policies first_legal,greedy,...`` or
+``simulate(policy_files=[FILE], ...)``.  Each function is compiled once with the explicit signature
+(about 0.1-0.5 s); the engine's cached kernels take it through their one policy slot without
+recompiling.  A file may instead (or also) define ``POLICIES = {"name": function}`` or
+``{"name": (function, {"param": default})}``, and installed packages add policies through the
+entry-point group ``unosim.policies`` (each entry point names such a module).
+
+The same decisions, with the observation decoded into card names, are open to plain Python
+(:class:`unosim.external.PythonPolicy`; a file may define such classes too); the built-in
+heuristics (:mod:`unosim.heuristics_nb`) are ordinary policies of this interface.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from . import enums as E
+from . import heuristics_nb, nb
+from .enums import *  # noqa: F403  (the interface constants: D_*, OBS_*, colours, ranks)
+from .external import PythonPolicy, register_class
+from .heuristics_nb import (  # noqa: F401
+    HEURISTICS,
+    POLICY_SIG,
+    WHERE,
+    greedy_obs_nb,
+    opt_info,
+    opt_value,
+)
+from .nb import rand01_nb, randint_nb  # noqa: F401  (for user policies)
+from .policies import POLICIES, PolicyError, PolicyInfo, PolicySpec, register_policy
+
+SIGNATURE = POLICY_SIG
+_SIGNATURE_TEXT = "def NAME(kind, obs, params, rng) -> int (int64, int64[::1], float64[::1], uint64[::1])"
+
+
+@dataclass
+class UserPolicy:
+    name: str
+    function: Any              # the numba dispatcher compiled with SIGNATURE
+    params: dict[str, float]
+    doc: str
+    path: str
+    sha256: str
+    which: int = -1
+
+
+@dataclass
+class _Registry:
+    users: list[UserPolicy] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)   # resolved path -> sha256
+    collecting: list[tuple[Any, dict[str, float], str | None]] | None = None
+    slots: dict[tuple[int, ...], Any] = field(default_factory=dict)
+    entry_points_done: bool = False
+
+
+_REG = _Registry()
+
+
+def _register_heuristics() -> None:
+    for i, (name, (fn, params)) in enumerate(HEURISTICS.items()):
+        doc = " ".join((fn.__doc__ or "").split())
+        register_policy(PolicyInfo(
+            name, E.POL_SLOT + i, doc + f" Source: {WHERE[name]}.",
+            params={k: j for j, k in enumerate(params)},
+            defaults={k: v[0] for k, v in params.items()},
+            ranges={k: (v[1], v[2]) for k, v in params.items()}))
+
+
+_register_heuristics()
+
+
+def policy(name: str | None = None, params: dict[str, float] | None = None):
+    """Decorator for a user policy ``f(kind, obs, params, rng) -> int`` in a policy file: compiles it
+    with the explicit signature and registers it (under ``name`` or the function's name)."""
+    def deco(fn):
+        compiled = _compile(fn, name or fn.__name__)
+        if _REG.collecting is not None:
+            _REG.collecting.append((compiled, dict(params or {}), name or fn.__name__))
+        return compiled
+    return deco
+
+
+def _compile(fn: Any, name: str) -> Any:
+    if hasattr(fn, "py_func"):
+        fn = fn.py_func
+    if not callable(fn):
+        raise PolicyError(f"policy {name!r} is not a function; accepted: {_SIGNATURE_TEXT}")
+    try:
+        return njit(SIGNATURE, cache=False, nogil=True)(fn)
+    except Exception as e:  # numba typing errors are long; the first line names the problem
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise PolicyError(f"policy {name!r} has the wrong signature or does not compile ({first}); "
+                          f"accepted: {_SIGNATURE_TEXT}") from None
+
+
+def load_policy_file(path: str | Path) -> list[str]:
+    """Load a policy file: every policy it defines becomes nameable.  Returns their names."""
+    p = Path(path)
+    if not p.is_file():
+        raise PolicyError(f"policy file {str(path)!r} not found; accepted: a path to a Python file "
+                          "defining policies")
+    src = p.read_bytes()
+    sha = hashlib.sha256(src).hexdigest()
+    key = str(p.resolve())
+    if _REG.files.get(key) == sha:
+        return [u.name for u in _REG.users if u.path == key]
+    try:
+        compile(src, str(p), "exec")
+    except SyntaxError as e:
+        raise PolicyError(f"policy file {str(path)!r} has a syntax error at line {e.lineno}: {e.msg}; "
+                          "accepted: a Python file") from None
+    modname = f"unosim_policy_file_{sha[:16]}"
+    spec = importlib.util.spec_from_file_location(modname, p)
+    mod = importlib.util.module_from_spec(spec)
+    _REG.collecting = []
+    try:
+        sys.modules[modname] = mod
+        spec.loader.exec_module(mod)
+    except PolicyError:
+        raise
+    except Exception as e:
+        raise PolicyError(f"policy file {str(path)!r} failed to load: {type(e).__name__}: {e}") from None
+    finally:
+        found, _REG.collecting = _REG.collecting, None
+    names = _register_module(mod, found, key, sha, str(path))
+    _REG.files[key] = sha
+    return names
+
+
+def _register_module(mod: Any, found: list, key: str, sha: str, label: str) -> list[str]:
+    """Register what a loaded policy module defines (decorated functions collected while it ran, a
+    POLICIES dict, PythonPolicy classes); returns the names."""
+    modname = mod.__name__
+    for name, entry in getattr(mod, "POLICIES", {}).items():
+        fn, params = (entry if isinstance(entry, tuple) else (entry, {}))
+        found.append((_compile(fn, name), dict(params), name))
+    classes = [v for v in vars(mod).values() if isinstance(v, type) and issubclass(v, PythonPolicy)
+               and v is not PythonPolicy and v.__module__ == modname]
+    py_names = [register_class(c, key) for c in classes]
+    if not found and not py_names:
+        raise PolicyError(f"policy file {label!r} defines no policy; accepted: functions decorated "
+                          "with @unosim.policy_api.policy, a POLICIES dict or PythonPolicy classes")
+    names = py_names
+    for compiled, params, name in found:
+        _add_user(UserPolicy(name, compiled, params, " ".join((compiled.py_func.__doc__ or "").split()),
+                             key, sha))
+        names.append(name)
+    return names
+
+
+def _add_user(u: UserPolicy) -> None:
+    u.name = u.name.lower()  # policy strings are case-insensitive
+    if not u.name.isidentifier():
+        raise PolicyError(f"policy name {u.name!r} in {u.path} is not an identifier; accepted: letters, "
+                          "digits and underscores")
+    if len(u.params) > E.NPP:
+        raise PolicyError(f"policy {u.name!r} declares {len(u.params)} parameters; accepted: at most {E.NPP}")
+    old = next((i for i, x in enumerate(_REG.users) if x.name == u.name), None)
+    if old is not None and _REG.users[old].path != u.path:
+        raise PolicyError(f"policy {u.name!r} in {u.path} is already defined in {_REG.users[old].path}; "
+                          "accepted: a name no other policy uses")
+    u.which = len(HEURISTICS) + (old if old is not None else len(_REG.users))
+    register_policy(PolicyInfo(u.name, E.POL_SLOT + u.which, u.doc or "(user policy)",
+                               params={k: j for j, k in enumerate(u.params)},
+                               defaults={k: float(v) for k, v in u.params.items()},
+                               ranges={k: (-1e300, 1e300) for k in u.params}, source=u.path))
+    if old is not None:
+        _REG.users[old] = u
+        _REG.slots.clear()  # the file changed: no dispatcher may call the old function
+    else:
+        _REG.users.append(u)
+
+
+def load_policy_files(paths: list[str] | tuple[str, ...] | str | None) -> list[dict[str, str]]:
+    """Load several policy files; returns [{path, sha256}] for meta.json."""
+    load_entry_points()
+    if paths is None:
+        return []
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    out = []
+    for path in paths:
+        load_policy_file(path)
+        key = str(Path(path).resolve())
+        out.append({"path": key, "sha256": _REG.files[key]})
+    return out
+
+
+def load_entry_points() -> list[str]:
+    """Policies of installed packages: each entry point of the group ``unosim.policies`` names a
+    module that defines policies as a policy file does (loaded once per process)."""
+    if _REG.entry_points_done:
+        return []
+    _REG.entry_points_done = True
+    from importlib.metadata import entry_points
+
+    names = []
+    for ep in entry_points(group="unosim.policies"):
+        _REG.collecting = []
+        try:
+            mod = importlib.import_module(ep.module)
+        except Exception as e:
+            raise PolicyError(f"entry point {ep.name!r} ({ep.value}) of group unosim.policies failed to load: "
+                              f"{type(e).__name__}: {e}") from None
+        finally:
+            found, _REG.collecting = _REG.collecting, None
+        src = Path(mod.__file__).read_bytes() if getattr(mod, "__file__", None) else b""
+        names += _register_module(mod, found, str(Path(mod.__file__).resolve()) if src else ep.value,
+                                  hashlib.sha256(src).hexdigest(), f"entry point {ep.name!r}")
+    return names
+
+
+def slot_for(pol: np.ndarray) -> Any:
+    """The function for the kernels' policy slot that serves the policy ids in ``pol``."""
+    which = sorted({int(x) - E.POL_SLOT for x in pol if x >= E.POL_SLOT})
+    if not which:
+        return nb.no_slot_nb
+    users = [w for w in which if w >= len(HEURISTICS)]
+    if not users:
+        return heuristics_nb.heuristics_slot_nb
+    key = tuple(users)
+    if key not in _REG.slots:
+        _REG.slots[key] = _make_slot(users)
+    return _REG.slots[key]
+
+
+def _make_slot(users: list[int]) -> Any:
+    """Compile a small dispatcher over the heuristics and the given user policies (per process)."""
+    glb: dict[str, Any] = {"heuristics_slot_nb": heuristics_nb.heuristics_slot_nb}
+    lines = ["def slot(which, kind, obs, params, rng):",
+             f"    if which < {len(HEURISTICS)}:",
+             "        return heuristics_slot_nb(which, kind, obs, params, rng)"]
+    for w in users:
+        u = next(x for x in _REG.users if x.which == w)
+        glb[f"u{w}"] = u.function
+        lines += [f"    if which == {w}:", f"        return u{w}(kind, obs, params, rng)"]
+    lines.append("    return -2")
+    exec("\n".join(lines), glb)  # noqa: S102  (generated from integers only)
+    return njit(nb.SLOT_SIG, nogil=True)(glb["slot"])
+
+
+def obs_buffer(deck: Any) -> np.ndarray:
+    """An observation / options array for a deck (one per kernel call)."""
+    return np.zeros(E.NOBS + E.OPT_STRIDE * int(deck.size), np.int64)
+
+
+class PolicyAnswerError(PolicyError):
+    """A policy answered a decision with an illegal or out-of-range value."""
+
+
+def check_policy_error(err: np.ndarray, specs: list[PolicySpec] | None = None) -> None:
+    """Raise the one-line error for a kernel's policy-error record (game, policy index, decision,
+    value); nothing when err[0] < 0."""
+    if err[0] < 0:
+        return
+    who = int(err[1])
+    name = str(specs[who]) if specs is not None and 0 <= who < len(specs) else f"in seat {who}"
+    kind = E.DECISION_NAMES[int(err[2])] if 0 <= err[2] < E.NDECISIONS else str(int(err[2]))
+    raise PolicyAnswerError(f"policy {name!r} answered decision {kind!r} with {int(err[3])} in round "
+                            f"{int(err[0])}; accepted: an option index 0..nopt-1, or -1 where the "
+                            "decision allows none (see unosim.policy_api)")
+
+
+def user_frames(exc: BaseException) -> str:
+    """The part of a traceback that is the user's policy code (their file, not the engine's)."""
+    files = {u.path for u in _REG.users}
+    tb = traceback.extract_tb(exc.__traceback__)
+    mine = [f for f in tb if str(Path(f.filename).resolve()) in files]
+    return "".join(traceback.format_list(mine or tb[-1:])) + f"{type(exc).__name__}: {exc}"
+
+
+def raised_policy_message(exc: BaseException, obs: np.ndarray | None) -> str:
+    """One line naming the policy and the decision of an exception raised inside a policy."""
+    files = {u.path: u for u in _REG.users}
+    tb = traceback.extract_tb(exc.__traceback__)
+    names = [u.name for f in tb for p, u in files.items()
+             if str(Path(f.filename).resolve()) == p and f.name == u.function.py_func.__name__]
+    who = names[-1] if names else "?"
+    kind = "?"
+    if obs is not None and 0 <= obs[E.OBS_KIND] < E.NDECISIONS:
+        kind = E.DECISION_NAMES[int(obs[E.OBS_KIND])]
+    return f"policy {who!r} raised {type(exc).__name__} while deciding {kind!r}"
+
+
+class PolicyRaised(PolicyError):
+    """A user policy raised: one line naming the policy and the decision, then the user's traceback."""
+
+
+def run_kernel(kernel: Any, args: tuple, deck: Any, slot: Any, specs: list[PolicySpec] | None) -> None:
+    """Call a batch kernel with fresh policy-error and observation buffers and the policy slot;
+    turn a bad answer or an exception raised by a user policy into its error."""
+    err = np.full(4, -1, np.int64)
+    obs = obs_buffer(deck)
+    try:
+        kernel(*args, err, obs, slot)
+    except Exception as e:
+        if slot is nb.no_slot_nb or slot is heuristics_nb.heuristics_slot_nb:
+            raise
+        raise PolicyRaised(raised_policy_message(e, obs) + "\n" + user_frames(e)) from None
+    check_policy_error(err, specs)
+
+
+PolicyRaised.multiline = True
+
+
+def _param_text(name: str) -> str:
+    info = POLICIES[name]
+    parts = []
+    for k in info.params:
+        lo, hi = info.ranges.get(k, (0.0, 1.0))
+        rng = "" if lo < -1e299 else f" [{lo:g}..{hi:g}]"
+        parts.append(f"{k}={info.defaults.get(k, 0.0):g}{rng}")
+    return ", ".join(parts)
+
+
+def format_policies() -> str:
+    """Every nameable policy, one line each with its parameters (``unosim policies``)."""
+    lines = ["Policies (use in --policies, e.g. greedy,hold_wilds(threshold=2),random,attack)"]
+    for name, info in POLICIES.items():
+        if name == "scripted":
+            continue
+        mark = "" if info.source == "built-in" else f"  [user: {info.source}]"
+        params = _param_text(name)
+        first = info.description.split(". ")[0].rstrip(".")
+        lines.append(f"  {name}({params}){mark}" if params else f"  {name}{mark}")
+        lines.append(f"      {first}.")
+    return "\n".join(lines)
+
+
+def format_policy(name: str) -> str:
+    """One policy in full (``unosim policies NAME``)."""
+    key = name.strip().lower()
+    if key not in POLICIES or key == "scripted":
+        from .policies import _unknown
+
+        raise _unknown(key, [n for n in POLICIES if n != "scripted"])
+    info = POLICIES[key]
+    out = [f"{key}  ({'built-in' if info.source == 'built-in' else 'user policy from ' + info.source})",
+           f"  {info.description}"]
+    if info.params:
+        out.append("  parameters:")
+        for k in info.params:
+            lo, hi = info.ranges.get(k, (0.0, 1.0))
+            rng = "any number" if lo < -1e299 else f"{lo:g}..{hi:g}"
+            out.append(f"    {k} = {info.defaults.get(k, 0.0):g}  [{rng}]")
+    return "\n".join(out)
