@@ -146,11 +146,15 @@ class DaskBackend:
         self.client, self.name, self.cluster, self.owned = client, name, cluster, owned
         self.cluster_start_seconds = cluster_start_seconds
         self.threads = 1
+        self._workers = 0
         self.info: dict[str, Any] = {}
 
     @property
     def workers(self) -> int:
-        return len(self.client.nthreads())
+        """Workers now (the count at the last look once the client is closed)."""
+        if self.client.status == "running":
+            self._workers = len(self.client.nthreads())
+        return self._workers
 
     @property
     def parallelism(self) -> int:
@@ -169,7 +173,7 @@ class DaskBackend:
                   desc: str = "simulating") -> TasksRun:
         """Submit every chunk, then write each with ``on_done`` in the order they finish.
 
-        On KeyboardInterrupt the chunks not yet finished are cancelled; finished ones are written."""
+        On KeyboardInterrupt the chunks not yet written are cancelled (the written ones are kept)."""
         from distributed import as_completed
 
         if not tasks:
@@ -190,11 +194,8 @@ class DaskBackend:
                 self._done(futures[fut], res, on_done, info, bar)
                 written.add(fut.key)
                 fut.release()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # stop now: what is written stays, the rest is cancelled (a resume reruns it)
             info.interrupted = True
-            for fut, t in futures.items():
-                if fut.key not in written and fut.status == "finished":
-                    self._done(t, fut.result(timeout=CONNECT_TIMEOUT_S), on_done, info, bar)
             self.client.cancel([f for f in futures if f.key not in written])
         finally:
             if bar is not None:
@@ -210,6 +211,7 @@ class DaskBackend:
             bar.update(task.size)
 
     def close(self) -> None:
+        self.workers  # noqa: B018  (remember the count for describe())
         if self.owned:
             with contextlib.suppress(Exception):
                 self.client.close(timeout=CONNECT_TIMEOUT_S)
@@ -243,7 +245,7 @@ def start_local_cluster(workers: int):
     """A LocalCluster of ``workers`` processes with one thread each, and its client."""
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=logging.ERROR, timeout=LOCAL_START_TIMEOUT_S)
     try:
         client = Client(cluster, timeout=LOCAL_START_TIMEOUT_S, set_as_default=False)
@@ -264,7 +266,7 @@ def open_backend(backend: str | None = "local", scheduler: str | None = None, wo
         if not isinstance(client, Client):
             raise BackendError(f"client={type(client).__name__} is not a dask.distributed.Client; accepted: a "
                                "Client, or backend='dask' with scheduler=")
-        if backend not in (None, "dask") or scheduler is not None or workers is not None:
+        if backend == "dask-local" or scheduler is not None or workers is not None:  # "local" is the default
             raise BackendError(f"client= runs on the client's cluster; accepted: client= alone, not with "
                                f"backend={backend!r}, scheduler= or workers=")
         be = DaskBackend(client, "dask")

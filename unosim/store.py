@@ -454,22 +454,24 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
             sweep_temp_files(d)
             have = stored_ranges(d)
             infos[cell.key] = FillInfo(cell.key, stored_before=covered(have, games))
-            todo = missing_ranges(have, games, chunk or default_chunk(cell.mode, games, t))
+            # several cells share the workers: size the default chunk on the work of all of them
+            todo = missing_ranges(have, games, chunk or default_chunk(cell.mode, games * len(unique), t))
             if todo:
                 cell.load_deck()  # fail before any chunk starts if the deck file changed
             infos[cell.key].ranges = todo
             tasks += [ChunkTask(cell, lo, hi) for lo, hi in todo]
         if tasks:
-            ran: dict[str, int] = {}
+            written: dict[str, set[tuple[int, int]]] = {}
 
             def write(task, res) -> None:
                 write_chunk(cell_dir(task.cell, root), task.lo, task.hi, {"records": res.records})
-                ran[task.cell.key] = ran.get(task.cell.key, 0) + task.size
+                written.setdefault(task.cell.key, set()).add((task.lo, task.hi))
 
             run = run_tasks(tasks, write, progress, unique[0].unit,
                                     desc=desc or (unique[0].key if len(unique) == 1 else f"{len(unique)} cells"))
             for key, info in infos.items():
-                info.ran, info.interrupted, info.seconds = ran.get(key, 0), run.interrupted, run.seconds
+                info.ran = sum(hi - lo for lo, hi in written.get(key, ()))
+                info.interrupted, info.seconds = run.interrupted, run.seconds
         return [infos[c.key] for c in cells]
 
 
