@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +53,8 @@ from .validate import check_backend, check_threads
 CONNECT_TIMEOUT_S = 3
 #: seconds a LocalCluster may take to start its workers and warm them
 LOCAL_START_TIMEOUT_S = 120
+#: threads of this process that write received chunks (parquet + fsync) while more arrive
+WRITER_THREADS = 4
 #: re-runs of a chunk whose task raised (a dead worker's chunks are rescheduled by the scheduler)
 RETRIES = 3
 
@@ -171,9 +175,11 @@ class DaskBackend:
 
     def run_tasks(self, tasks: list[ChunkTask], on_done: OnDone, progress: bool = False, unit: str = "rounds",
                   desc: str = "simulating") -> TasksRun:
-        """Submit every chunk, then write each with ``on_done`` in the order they finish.
+        """Submit every chunk, then hand each to ``on_done`` (on :data:`WRITER_THREADS` writer threads,
+        so writing chunks keeps up with many workers) in the order they finish.
 
-        On KeyboardInterrupt the chunks not yet written are cancelled (the written ones are kept)."""
+        On KeyboardInterrupt (or an exception in ``on_done``) the chunks not yet received are
+        cancelled; the received ones are written first."""
         from distributed import as_completed
 
         if not tasks:
@@ -187,28 +193,39 @@ class DaskBackend:
         t0 = time.perf_counter()
         futures = {self.client.submit(compute_task, t, key=f"unosim-chunk-{t.cell.key}-{t.lo}-{t.hi}-{tag}",
                                       retries=RETRIES, pure=False): t for t in tasks}
-        info = TasksRun()
-        written: set = set()
+        info, lock = TasksRun(), threading.Lock()
+        received: set = set()
+        writes: list[Future] = []
+        pool = ThreadPoolExecutor(max_workers=WRITER_THREADS, thread_name_prefix="unosim-write")
+
+        def write(task: ChunkTask, res: SimulationResult) -> None:
+            on_done(task, res)
+            with lock:
+                info.ran += task.size
+                if bar is not None:
+                    bar.update(task.size)
+
         try:
             for fut, res in as_completed(futures, loop=self.client.loop, with_results=True):
-                self._done(futures[fut], res, on_done, info, bar)
-                written.add(fut.key)
+                writes.append(pool.submit(write, futures[fut], res))
+                received.add(fut.key)
                 fut.release()
-        except KeyboardInterrupt:  # stop now: what is written stays, the rest is cancelled (a resume reruns it)
-            info.interrupted = True
-            self.client.cancel([f for f in futures if f.key not in written])
+                writes = _raise_failed(writes)
+        except BaseException as e:  # stop now: what arrived is written, the rest is cancelled (a resume reruns it)
+            info.interrupted = isinstance(e, KeyboardInterrupt)
+            self.client.cancel([f for f in futures if f.key not in received])
+            if not info.interrupted:
+                raise
         finally:
+            pool.shutdown(wait=True)
             if bar is not None:
                 bar.close()
+        try:
+            _raise_failed(writes)
+        except KeyboardInterrupt:
+            info.interrupted = True
         info.seconds = time.perf_counter() - t0
         return info
-
-    @staticmethod
-    def _done(task: ChunkTask, res: SimulationResult, on_done: OnDone, info: TasksRun, bar) -> None:
-        on_done(task, res)
-        info.ran += task.size
-        if bar is not None:
-            bar.update(task.size)
 
     def close(self) -> None:
         self.workers  # noqa: B018  (remember the count for describe())
@@ -222,6 +239,15 @@ class DaskBackend:
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name, "workers": self.workers,
                 "cluster_start_seconds": round(self.cluster_start_seconds, 3), **self.info}
+
+
+def _raise_failed(writes: list[Future]) -> list[Future]:
+    """Re-raise the first exception of a finished write (KeyboardInterrupt included); else the
+    writes still running."""
+    for w in writes:
+        if w.done() and w.exception() is not None:
+            raise w.exception()
+    return [w for w in writes if not w.done()]
 
 
 Backend = LocalBackend | DaskBackend
