@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from unosim.backends import CONNECT_TIMEOUT_S, DaskBackend, backend_session, open_backend
+from unosim.backends import CONNECT_TIMEOUT_S, DaskBackend, backend_session, open_backend, run_cells
 from unosim.backends import simulate as simulate_on
 from unosim.cli import main
 from unosim.errors import BackendError
@@ -57,6 +57,14 @@ def test_simulate_on_dask_local_matches_local_record_for_record(cluster):
     s = remote.summary
     assert s["backend"] == "dask" and s["workers"] == 2 and s["games_per_second"] > 0
     assert s["seat_win_rate"] == local.summary["seat_win_rate"]
+
+
+def test_run_cells_submits_several_cells_together(cluster):
+    """The building block of line-ups (tournaments) and candidate populations (tuning)."""
+    cells = [make_cell(players=3, policies=p, seating="rotate", seed=8) for p in ("greedy,random,random", "random")]
+    out = run_cells(cluster, cells, 1500, chunk=300)
+    for cell, res in zip(cells, out, strict=True):
+        pd.testing.assert_frame_equal(res.records, simulate(**cell.sim_kwargs(), games=1500).records)
 
 
 def test_match_mode_and_run_directory_match_local(cluster, tmp_path):

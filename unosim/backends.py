@@ -26,8 +26,11 @@ Workers compile once: :class:`WarmKernels` (a ``distributed.WorkerPlugin``) load
 from the on-disk cache (or compiles them) when a worker registers, including a worker the nanny
 restarts after a crash, so no task pays for compilation and ``games_per_second`` excludes it.
 
-Wiring another command (tournaments, tuning): build its chunk tasks and call
-``backend.run_tasks(tasks, on_done)`` inside ``with open_backend(...) as backend``.
+Wiring another command (tournaments, tuning): a task is any picklable object with ``run()`` (what
+a worker computes; its return value is what ``on_done`` receives here) and ``size`` (games, for
+progress and counts), e.g. :class:`unosim.store.ChunkTask` for the chunks of a cell.  Build the
+command's tasks and call ``backend.run_tasks(tasks, on_done)`` inside
+``with backend_session(backend, scheduler, workers, client, threads) as backend``.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ RETRIES = 3
 
 
 def compute_task(task: ChunkTask) -> SimulationResult:
-    """Run one chunk (what a worker executes)."""
+    """Run one task (what a worker executes): any picklable object with ``run()`` and ``size``."""
     return task.run()
 
 
@@ -191,8 +194,8 @@ class DaskBackend:
             bar = tqdm(total=sum(t.size for t in tasks), unit=unit[:-1], unit_scale=True, desc=desc, leave=False)
         tag = uuid.uuid4().hex[:8]
         t0 = time.perf_counter()
-        futures = {self.client.submit(compute_task, t, key=f"unosim-chunk-{t.cell.key}-{t.lo}-{t.hi}-{tag}",
-                                      retries=RETRIES, pure=False): t for t in tasks}
+        futures = {self.client.submit(compute_task, t, key=f"unosim-{type(t).__name__}-{i}-{tag}", retries=RETRIES,
+                                      pure=False): t for i, t in enumerate(tasks)}
         info, lock = TasksRun(), threading.Lock()
         received: set = set()
         writes: list[Future] = []
@@ -330,33 +333,49 @@ def backend_session(backend: str | None = "local", scheduler: str | None = None,
 # ---- simulate on a backend --------------------------------------------------------------------------------
 
 
-def run_cell(be: Backend, cell: Cell, games: int, chunk: int | None = None, progress: bool = False,
-             **extra: Any) -> SimulationResult:
-    """Games [0, games) of ``cell`` computed on ``be``, in memory (no store): the result of
-    ``simulate`` with ``games_per_second`` measured over the chunks only."""
-    from .store import default_chunk, probe, result_from_records
+def run_cells(be: Backend, cells: list[Cell], games: int, chunk: int | None = None, progress: bool = False,
+              **extra: Any) -> list[SimulationResult]:
+    """Games [0, games) of every cell computed on ``be`` in memory (no store), the chunks of all
+    cells submitted together: one result per cell, as ``simulate`` returns it, with
+    ``games_per_second`` measured over the chunks only (the building block for line-ups of a
+    tournament or the candidates of a tuning generation)."""
+    from .store import default_chunk, probe
 
-    template = probe(cell, **extra)
-    chunk = chunk or default_chunk(cell.mode, games, be.parallelism)
-    tasks = [ChunkTask(cell, lo, min(lo + chunk, games), tuple(sorted(extra.items()))) for lo in range(0, games, chunk)]
-    parts: dict[int, SimulationResult] = {}
+    chunk = chunk or default_chunk(cells[0].mode, games * len(cells), be.parallelism)
+    pairs = tuple(sorted(extra.items()))
+    tasks = [ChunkTask(c, lo, min(lo + chunk, games), pairs) for c in cells for lo in range(0, games, chunk)]
+    parts: dict[tuple[int, int], SimulationResult] = {}
+    at = {id(c): i for i, c in enumerate(cells)}
 
     def keep(t: ChunkTask, res: SimulationResult) -> None:
-        parts[t.lo] = res
+        parts[(at[id(t.cell)], t.lo)] = res
 
-    info = be.run_tasks(tasks, keep, progress, cell.unit)
-    order = sorted(parts)
-    if order:
-        records = pd.concat([parts[lo].records for lo in order], ignore_index=True)
-    else:
-        records = template.records.iloc[:0]
+    info = be.run_tasks(tasks, keep, progress, cells[0].unit)
+    return [_assemble(be, c, probe(c, **extra), [parts[k] for k in sorted(parts) if k[0] == i], games, chunk, info)
+            for i, c in enumerate(cells)]
+
+
+def _assemble(be: Backend, cell: Cell, template: SimulationResult, parts: list[SimulationResult], games: int,
+              chunk: int, info: TasksRun) -> SimulationResult:
+    """One cell's result from its chunks (in game order)."""
+    from .store import result_from_records
+
+    def cat(get, empty: pd.DataFrame) -> pd.DataFrame:
+        return pd.concat([get(p) for p in parts], ignore_index=True) if parts else empty.iloc[:0]
+
+    records = cat(lambda p: p.records, template.records)
     result = result_from_records(cell, records, games, info.seconds, template.summary.get("compile_seconds", 0.0),
                                  be.threads, chunk, info.interrupted or len(records) < games, template.meta)
-    for name in (template.extra or {}):
-        result.extra[name] = pd.concat([parts[lo].extra[name] for lo in order], ignore_index=True) if order \
-            else template.extra[name].iloc[:0]
+    for name, frame in (template.extra or {}).items():
+        result.extra[name] = cat(lambda p, n=name: p.extra[n], frame)
     result.summary.update(be.describe())
     return result
+
+
+def run_cell(be: Backend, cell: Cell, games: int, chunk: int | None = None, progress: bool = False,
+             **extra: Any) -> SimulationResult:
+    """Games [0, games) of ``cell`` computed on ``be``, in memory (see :func:`run_cells`)."""
+    return run_cells(be, [cell], games, chunk, progress, **extra)[0]
 
 
 def simulate(games: int = 10_000, backend: str | None = "local", scheduler: str | None = None,
@@ -380,4 +399,4 @@ def simulate(games: int = 10_000, backend: str | None = "local", scheduler: str 
 
 
 __all__ = ["LocalBackend", "DaskBackend", "open_backend", "backend_session", "connect",
-           "start_local_cluster", "compute_task", "run_cell", "simulate", "CONNECT_TIMEOUT_S", "RETRIES"]
+           "start_local_cluster", "compute_task", "run_cell", "run_cells", "simulate", "CONNECT_TIMEOUT_S", "RETRIES"]
