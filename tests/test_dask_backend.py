@@ -49,6 +49,23 @@ def _worker_pids(client) -> dict[str, int]:
     return client.run(os.getpid)
 
 
+class AfterFirstChunk(DaskBackend):
+    """The shared cluster, calling ``action(chunks left)`` once, right after the first chunk is written."""
+
+    def __init__(self, inner: DaskBackend, action) -> None:
+        super().__init__(inner.client, "dask")
+        self.action, self.calls = action, 0
+
+    def run_tasks(self, tasks, on_done, *a, **k):
+        def hook(task, res):
+            on_done(task, res)
+            self.calls += 1
+            if self.calls == 1:
+                self.action(len(tasks) - 1)
+
+        return super().run_tasks(tasks, hook, *a, **k)
+
+
 def test_simulate_on_dask_local_matches_local_record_for_record(cluster):
     kw = dict(players=3, seed=41, policies="greedy,random,random", seating="rotate")
     local = simulate(**kw, games=3000, threads=2)
@@ -94,24 +111,14 @@ def test_sweep_and_compare_on_dask_local_match_local(cluster, tmp_path):
 def test_killed_worker_loses_only_its_chunk(cluster, tmp_path):
     cell = make_cell(players=4, seed=77, policies="greedy")
     before = _worker_pids(cluster.client)
-    state = {"calls": 0, "killed_with_left": None}
+    state = {"unwritten_at_kill": None}
 
-    class KillOnFirstChunk(DaskBackend):
-        def __init__(self, inner):
-            super().__init__(inner.client, "dask")
+    def kill_a_worker(left: int) -> None:
+        os.kill(next(iter(before.values())), signal.SIGKILL)
+        state["unwritten_at_kill"] = 60 - len(stored_ranges(tmp_path / cell.key))
 
-        def run_tasks(self, tasks, on_done, *a, **k):
-            def hook(task, res):
-                on_done(task, res)
-                state["calls"] += 1
-                if state["calls"] == 1:
-                    os.kill(next(iter(before.values())), signal.SIGKILL)
-                    state["killed_with_left"] = len(tasks) - 1
-
-            return super().run_tasks(tasks, hook, *a, **k)
-
-    info = fill_cell(cell, 60_000, tmp_path, chunk=1000, backend=KillOnFirstChunk(cluster))
-    assert state["killed_with_left"] >= 50  # the worker died with most of the run still to do
+    info = fill_cell(cell, 60_000, tmp_path, chunk=1000, backend=AfterFirstChunk(cluster, kill_a_worker))
+    assert state["unwritten_at_kill"] >= 20  # the worker died with much of the run still to do
     assert info.ran == 60_000 and not info.interrupted
     assert stored_ranges(tmp_path / cell.key) == [(lo, lo + 1000) for lo in range(0, 60_000, 1000)]
     pd.testing.assert_frame_equal(read_cell(cell, None, tmp_path), simulate(**cell.sim_kwargs(), games=60_000).records)
@@ -122,23 +129,12 @@ def test_killed_worker_loses_only_its_chunk(cluster, tmp_path):
 
 def test_interrupted_fill_keeps_finished_chunks_and_resumes(cluster, tmp_path):
     cell = make_cell(players=4, seed=13, policies="greedy")
-    calls = {"n": 0}
 
-    class StopAtFirstChunk(DaskBackend):
-        def __init__(self, inner):
-            super().__init__(inner.client, "dask")
-
-        def run_tasks(self, tasks, on_done, *a, **k):
-            def hook(task, res):
-                on_done(task, res)
-                calls["n"] += 1
-                if calls["n"] == 1:
-                    raise KeyboardInterrupt
-
-            return super().run_tasks(tasks, hook, *a, **k)
+    def interrupt(left: int) -> None:
+        raise KeyboardInterrupt
 
     games, chunk = 100_000, 2500
-    first = fill_cell(cell, games, tmp_path, chunk=chunk, backend=StopAtFirstChunk(cluster))
+    first = fill_cell(cell, games, tmp_path, chunk=chunk, backend=AfterFirstChunk(cluster, interrupt))
     kept = stored_ranges(tmp_path / cell.key)
     assert first.interrupted and first.ran == chunk * len(kept) and 1 <= len(kept) < games // chunk
     second = fill_cell(cell, games, tmp_path, chunk=chunk, backend=cluster)
