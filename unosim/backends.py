@@ -308,6 +308,7 @@ def open_backend(backend: str | None = "local", scheduler: str | None = None, wo
     if name == "dask":
         be = DaskBackend(connect(scheduler), name, owned=True)
     else:
+        _warm_worker()  # compile here once (or load the cache): the workers then load it from disk
         cluster, cl = start_local_cluster(workers)
         be = DaskBackend(cl, name, cluster=cluster, owned=True)
     try:
