@@ -22,7 +22,7 @@ gives them to another worker (up to ``distributed.scheduler.allowed-failures`` d
 and ``retries`` re-runs a chunk whose task raised.  A scheduler that cannot be reached within
 :data:`CONNECT_TIMEOUT_S` seconds is a one-line :class:`~unosim.errors.BackendError`.
 
-Workers compile once: :class:`WarmKernels` (a ``distributed.WorkerPlugin``) loads the numba kernels
+Workers compile once: a ``distributed.WorkerPlugin`` (``WarmKernels``) loads the numba kernels
 from the on-disk cache (or compiles them) when a worker registers, including a worker the nanny
 restarts after a crash, so no task pays for compilation and ``games_per_second`` excludes it.
 
