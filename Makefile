@@ -18,7 +18,7 @@ demo: install
 	$(VENV)/bin/unosim demo --out results/demo
 
 test: install
-	$(PY) -m pytest -q -n 2 tests
+	$(PY) -m pytest -q -n 2 --dist loadgroup tests
 
 test-fast: install
 	$(PY) -m pytest -q -x -m "not slow" tests

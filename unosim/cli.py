@@ -66,6 +66,26 @@ def main(ctx: click.Context) -> None:
         click.echo(ctx.get_help())
 
 
+def _backend_options(f):
+    """--backend, --scheduler, --workers (unosim.backends)."""
+    f = click.option("--workers", default=None,
+                     help="--backend dask-local: worker processes (one thread each) [default: all cores].")(f)
+    f = click.option("--scheduler", default=None,
+                     help="--backend dask: address of a running `dask scheduler`, e.g. tcp://10.0.0.5:8786.")(f)
+    return click.option("--backend", default="local", show_default=True,
+                        help="Where the chunks run: local (threads here), dask (--scheduler, an existing "
+                             "cluster) or dask-local (--workers, a local cluster). Results do not depend on it.")(f)
+
+
+def _backend_kw(backend, scheduler, workers) -> dict:
+    """The backend options, checked (before any output folder is made)."""
+    from .validate import check_backend
+
+    workers = _int("workers", workers)
+    check_backend(backend, scheduler, workers)
+    return dict(backend=backend, scheduler=scheduler, workers=workers)
+
+
 @main.command()
 @click.option("--rules", "rules", default="official", show_default=True,
               help="Rules string: presets and options joined by '+', e.g. 'official+stacking'. "
@@ -95,8 +115,10 @@ def main(ctx: click.Context) -> None:
 @click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
 @click.option("--policy-file", "policy_files", multiple=True,
               help="Python file defining policies (repeatable); see `unosim policies`.")
+@_backend_options
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
-             mode, scoring, target, partners, max_rounds, round_records, policy_files) -> None:
+             mode, scoring, target, partners, max_rounds, round_records, policy_files, backend, scheduler,
+             workers) -> None:
     """Simulate many rounds (or full matches) and summarise them."""
     from .sim import check_simulate
 
@@ -115,16 +137,18 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
             raise CliError(f"{'--report' if report else '--round-records'} writes into the --out folder; "
                            "accepted: add --out DIR")
         planned = check_simulate(**kw)
+        bkw = _backend_kw(backend, scheduler, workers)
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
-    if out_dir is None:
+    if out_dir is None and backend == "local":
         result = planned.execute()
-    else:  # crash-safe: chunks land as they finish (unosim.rundir)
+    else:  # crash-safe: chunks land as they finish (unosim.rundir); or chunks on a cluster
+        from .backends import simulate as simulate_on
         from .rundir import simulate_into
 
         try:
-            result = simulate_into(out_dir, **kw)
+            result = simulate_on(**kw, **bkw) if out_dir is None else simulate_into(out_dir, **kw, **bkw)
         except ValueError as e:
             raise _fail(e) from None
     if out_dir is not None:
@@ -482,11 +506,17 @@ def format_comparison(df) -> str:
 @click.option("--batch-size", default=None, help="Games per stored chunk.")
 @click.option("--out", default=None, help="Directory for compare.json, compare.csv and arms/<arm>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_backend_options
 def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, target, partners, max_rounds,
-            precision, max_games, metric, store, threads, batch_size, out, as_json) -> None:
+            precision, max_games, metric, store, threads, batch_size, out, as_json, backend, scheduler,
+            workers) -> None:
     """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences."""
     from .experiments import compare as run_compare
 
+    try:
+        bkw = _backend_kw(backend, scheduler, workers)
+    except ValueError as e:
+        raise _fail(e) from None
     _check_out(out, create=False)
     try:
         df = run_compare(list(arms), players=_int("players", players), games=_int("games", games),
@@ -495,7 +525,7 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
                          max_games=None if max_games is None else _int("max-games", max_games), metric=metric,
                          store=store, threads=None if threads is None else _int("threads", threads),
                          progress=sys.stderr.isatty() and not as_json,
-                         chunk=None if batch_size is None else _int("batch-size", batch_size),
+                         chunk=None if batch_size is None else _int("batch-size", batch_size), **bkw,
                          **_match_kw(mode, scoring, target, partners, max_rounds))
     except ValueError as e:
         raise _fail(e) from None
@@ -521,17 +551,22 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
 @click.option("--threads", default=None, help="Worker threads [default: the file's threads, else all cores].")
 @click.option("--out", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
-def sweep(file, dry_run, store, threads, out, as_json) -> None:
+@_backend_options
+def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, workers) -> None:
     """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
     from .experiments import run_sweep
 
     if dry_run and out is not None:
         raise CliError("--out does nothing with --dry-run (nothing is run); accepted: one of them")
+    try:
+        bkw = _backend_kw(backend, scheduler, workers)
+    except ValueError as e:
+        raise _fail(e) from None
     _check_out(out, create=False)
     try:
         df = run_sweep(file, dry_run=dry_run, store=store,
                        threads=None if threads is None else _int("threads", threads),
-                       progress=sys.stderr.isatty() and not as_json)
+                       progress=sys.stderr.isatty() and not as_json, **({} if dry_run else bkw))
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)

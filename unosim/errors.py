@@ -36,3 +36,7 @@ class ScenarioError(UnosimError):
 
 class RunFileError(UnosimError):
     """A saved run (``meta.json`` + ``records.parquet``) that is missing, unreadable or inconsistent."""
+
+
+class BackendError(UnosimError):
+    """A bad execution backend option, or a cluster that cannot be reached (one-line message)."""

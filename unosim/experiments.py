@@ -91,13 +91,14 @@ from typing import Any
 import pandas as pd
 
 from . import paired
+from .backends import backend_session
 from .decks import get_deck
 from .errors import UnosimError
 from .policies import split_top_level
 from .rules import parse_rules
 from .sim import simulate
 from .stats import z_value
-from .store import DEFAULT_ROOT, Cell, StoreError, default_chunk, load_cell, make_cell
+from .store import DEFAULT_ROOT, Cell, StoreError, default_chunk, fill_cells, load_cell, make_cell
 from .validate import (
     MAX_BATCH,
     MAX_GAMES,
@@ -232,19 +233,39 @@ class _Bars:
             self.bar.close()
 
 
-def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, progress: bool, bars: _Bars
-              ) -> tuple[list[pd.DataFrame], bool, float]:
-    recs, interrupted, seconds = [], False, 0.0
+def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, progress: bool, bars: _Bars,
+              backend=None) -> tuple[list[pd.DataFrame], bool, int]:
+    """Records of games [0, n) of every cell (stops after an interrupted cell); returns
+    (records, interrupted, games run now)."""
+    recs, interrupted, ran = [], False, 0
+    if backend is not None and backend.batch_cells:  # a cluster: the chunks of every cell at once
+        infos = fill_cells(cells, n, root, threads, progress, chunk, backend=backend)
+        ran = sum({i.key: i.ran for i in infos}.values())
+        if any(i.interrupted for i in infos):
+            return _stored_prefix(cells, n, root), True, ran
     for cell, label in zip(cells, labels, strict=True):
         if interrupted:
             break
-        df = load_cell(cell, n, root, threads, progress, chunk, desc=label[:30])
+        df = load_cell(cell, n, root, threads, progress, chunk, desc=label[:30], backend=backend)
         info = df.attrs["store"]
         bars.cover(cell.key, info["stored_before"] + info["ran"])
         interrupted = info["interrupted"]
-        seconds += info["seconds"]
+        ran += info["ran"]
         recs.append(df)
-    return recs, interrupted, seconds
+    return recs, interrupted, ran
+
+
+def _stored_prefix(cells: list[Cell], n: int, root) -> list[pd.DataFrame]:
+    """The stored records (games < n) of the leading cells that have any, after an interrupt."""
+    from .store import StoreError, read_cell
+
+    recs = []
+    for cell in cells:
+        try:
+            recs.append(read_cell(cell, n, root))
+        except StoreError:
+            break
+    return recs
 
 
 def check_sizes(games: Any, max_games: Any, precision: Any, chunk: Any, mode: Any, players: Any,
@@ -271,12 +292,14 @@ def check_sizes(games: Any, max_games: Any, precision: Any, chunk: Any, mode: An
 
 def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: str, precision: float | None,
                      max_games: int | None, root=None, threads=None, progress: bool = False,
-                     chunk: int | None = None, bars: _Bars | None = None) -> dict[str, Any]:
+                     chunk: int | None = None, bars: _Bars | None = None, backend=None) -> dict[str, Any]:
     """Fill every cell to ``games``, then (with ``precision``) grow all of them together until the key
     half-width (paired from the first cell when there are several) is at most ``precision``.
 
     ``progress``: a bar per cell, and an overall bar (``bars``, when the caller has its own).
-    Returns records (list), games, half_width, reached, interrupted, seconds (simulation wall time)."""
+    ``backend``: where the chunks run (:mod:`unosim.backends`; None: threads here).
+    Returns records (list), games, half_width, reached, interrupted, seconds (simulation wall time),
+    ran (games run now)."""
     mode = cells[0].mode
     t = check_threads(threads)
     n = int(games)
@@ -291,9 +314,11 @@ def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: s
     own = bars is None
     bars = _Bars(progress, n * len(cells), cells[0].unit) if own else bars
     t0 = time.perf_counter()
+    ran = 0
     try:
         while True:
-            recs, interrupted, _ = _fill_all(cells, labels, n, root, t, chunk, progress, bars)
+            recs, interrupted, now = _fill_all(cells, labels, n, root, t, chunk, progress, bars, backend)
+            ran += now
             hw = key_half_width(recs, metric) if not interrupted else float("nan")
             done = precision is None or interrupted or hw <= precision or n >= max_games
             if done:
@@ -306,7 +331,7 @@ def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: s
             bars.close()
     return {"records": recs, "games": n, "half_width": hw, "interrupted": interrupted,
             "reached": None if precision is None else bool(hw <= precision),
-            "seconds": time.perf_counter() - t0}
+            "seconds": time.perf_counter() - t0, "ran": ran}
 
 
 def key_half_width(recs: list[pd.DataFrame], metric: str) -> float:
@@ -324,13 +349,18 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
             policies: str = "random", seating: str = "fixed", mode: str = "round", precision: float | None = None,
             max_games: int | None = None, metric: str = "seat0_win", store: str | Path | None = None,
             threads: int | None = None, progress: bool = False, chunk: int | None = None,
-            **match_options: Any) -> pd.DataFrame:
+            backend: str | None = "local", scheduler: str | None = None, workers: int | None = None,
+            client=None, **match_options: Any) -> pd.DataFrame:
     """Run the arms with common random numbers; one row per (arm, metric).
 
     Columns: arm, metric, mean, se, ci_lo, ci_hi, n, diff, diff_se, diff_lo, diff_hi, diff_half_width,
     var_ratio (paired / independent seeds), key (store key).  The first arm's diff is 0 by definition.
     ``attrs``: arms (label, key, cell), games, metric, precision, half_width, reached, interrupted,
-    seconds, store.  Records: ``arm_records(df)``.
+    seconds, store, and backend, games_per_second, cluster_start_seconds.  Records: ``arm_records(df)``.
+
+    ``backend`` (``local``, ``dask`` with ``scheduler``, ``dask-local`` with ``workers``) or a
+    ``dask.distributed`` ``client``: where the chunks run (:mod:`unosim.backends`); the records do
+    not depend on it.
     """
     if not arms:
         raise ExperimentError("no arms; accepted: two or more --arm values (rules strings or key:value parts)")
@@ -340,15 +370,25 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
     cells = [make_cell(rules=a.rules, players=players, policies=a.policies, deck=a.deck, seed=seed,
                        seating=seating, mode=mode, **match_options) for a in parsed]
     check_metric(metric, mode, cells[0].players)
-    out = run_to_precision(cells, labels, games, metric, precision, max_games, store, threads, progress, chunk)
+    with backend_session(backend, scheduler, workers, client, threads) as be:
+        out = run_to_precision(cells, labels, games, metric, precision, max_games, store, threads, progress, chunk,
+                               backend=be)
     table = comparison_table(out["records"], labels[:len(out["records"])], cells, mode)
     table.attrs.update({
         "arms": [{"label": lb, "key": c.key, "cell": c.to_dict()} for lb, c in zip(labels, cells, strict=True)],
         "games": out["games"], "metric": metric, "precision": precision, "half_width": out["half_width"],
         "reached": out["reached"], "interrupted": out["interrupted"], "seconds": out["seconds"],
         "store": str(store if store is not None else DEFAULT_ROOT),
+        **_backend_attrs(be, out["ran"], out["seconds"]),
     })
     return table
+
+
+def _backend_attrs(be, ran: int, seconds: float) -> dict[str, Any]:
+    """backend, games_per_second (games run now over simulation seconds; cluster start-up excluded)
+    and cluster_start_seconds."""
+    return {**be.describe(), "games_per_second": ran / seconds if seconds > 0 and ran else None,
+            "cluster_start_seconds": round(be.cluster_start_seconds, 3)}
 
 
 def _unique_labels(labels: list[str]) -> list[str]:
@@ -574,7 +614,8 @@ def _check_mode(v: str) -> None:
 
 
 def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str | Path | None = None,
-              threads: int | None = None, progress: bool = False) -> pd.DataFrame:
+              threads: int | None = None, progress: bool = False, backend: str | None = "local",
+              scheduler: str | None = None, workers: int | None = None, client=None) -> pd.DataFrame:
     """Run (or, with ``dry_run``, estimate) every cell of a sweep; one row per cell.
 
     Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
@@ -583,29 +624,54 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     with the cell of the first rules value and the same other axes (common random numbers):
     columns baseline, m_diff, m_diff_lo, m_diff_hi (95%), 0 for the baseline cells themselves.
     Dry run columns: the axes, key, stored (games in the store), games (planned),
-    pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how."""
+    pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how.
+
+    ``backend``/``scheduler``/``workers``/``client``: where the chunks run (see :func:`compare`).  On a
+    cluster the first ``games`` of every cell are submitted together (a row's ``seconds`` then
+    counts only its precision steps; ``attrs["seconds"]`` counts everything)."""
     sw = parse_sweep(path_or_dict)
     threads = threads if threads is not None else sw.threads
     if dry_run:
         return _dry_run(sw, store, threads)
-    rows, total_s, interrupted = [], 0.0, False
+    with backend_session(backend, scheduler, workers, client, threads) as be:
+        rows, total_s, interrupted, ran = _sweep_rows(sw, store, threads, progress, be)
+    df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
+    df.attrs.update({"name": sw.name, "metric": sw.metric, "precision": sw.precision, "seconds": total_s,
+                     "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
+                     **_backend_attrs(be, ran, total_s),
+                     "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
+    return df
+
+
+def _sweep_rows(sw: Sweep, store, threads, progress: bool, be) -> tuple[list[dict[str, Any]], float, bool, int]:
+    """Run the cells of a sweep on backend ``be``; returns (rows, seconds, interrupted, games run)."""
+    rows, total_s, interrupted, ran = [], 0.0, False, 0
     bars = _Bars(progress, len(sw.cells) * sw.games, sw.cells[0][1].unit)
     try:
+        if be.batch_cells:  # a cluster: the first games of every cell at once
+            t0 = time.perf_counter()
+            cells = [c for _, c in sw.cells]
+            infos = fill_cells(cells, sw.games, store, threads, progress, sw.chunk, desc="sweep", backend=be)
+            total_s += time.perf_counter() - t0
+            ran += sum({i.key: i.ran for i in infos}.values())
+            if any(i.interrupted for i in infos):
+                done = _stored_prefix(cells, sw.games, store)
+                rows = [_cell_row(axes, cell, {"records": [rec], "half_width": key_half_width([rec], sw.metric),
+                                               "reached": None, "seconds": 0.0})
+                        for (axes, cell), rec in zip(sw.cells, done, strict=False)]
+                return rows, total_s, True, ran
         for axes, cell in sw.cells:
             out = run_to_precision([cell], [_axes_label(axes)], sw.games, sw.metric, sw.precision, sw.max_games,
-                                   store, threads, progress, sw.chunk, bars)
+                                   store, threads, progress, sw.chunk, bars, backend=be)
             total_s += out["seconds"]
+            ran += out["ran"]
             rows.append(_cell_row(axes, cell, out))
             if out["interrupted"]:
                 interrupted = True
                 break
     finally:
         bars.close()
-    df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
-    df.attrs.update({"name": sw.name, "metric": sw.metric, "precision": sw.precision, "seconds": total_s,
-                     "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
-                     "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
-    return df
+    return rows, total_s, interrupted, ran
 
 
 def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:

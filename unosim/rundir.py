@@ -32,6 +32,7 @@ or killed one in place (running only its missing chunks).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import shutil
 import tempfile
@@ -42,10 +43,11 @@ import pandas as pd
 
 from . import ENGINE_VERSION
 from .match import applicable_options
-from .sim import SimulationResult, run_batches
+from .sim import SimulationResult
 from .store import (
     MATCH_KEYS,
     Cell,
+    ChunkTask,
     StoreError,
     default_chunk,
     locked,
@@ -54,7 +56,7 @@ from .store import (
     probe,
     read_chunks,
     result_from_records,
-    run_chunk,
+    run_tasks_locally,
     stored_ranges,
     sweep_temp_files,
     write_chunk,
@@ -72,10 +74,18 @@ class RunDirError(StoreError):
 
 
 def simulate_into(out_dir: Path | str, games: int, threads: int | None = None, batch_size: int | None = None,
-                  progress: bool = False, round_records: bool = False, **cell_kwargs: Any) -> SimulationResult:
-    """``simulate(**cell_kwargs, games=...)`` written crash-safely into ``out_dir`` (a fresh run)."""
+                  progress: bool = False, round_records: bool = False, backend: str | None = "local",
+                  scheduler: str | None = None, workers: int | None = None, client=None,
+                  **cell_kwargs: Any) -> SimulationResult:
+    """``simulate(**cell_kwargs, games=...)`` written crash-safely into ``out_dir`` (a fresh run).
+
+    ``backend``/``scheduler``/``workers``/``client``: where the chunks run (:mod:`unosim.backends`)."""
+    from .backends import backend_session
+
     cell = make_cell(**cell_kwargs)
-    return run_into_dir(out_dir, cell, check_games(games), threads, batch_size, progress, round_records)
+    games = check_games(games)
+    with backend_session(backend, scheduler, workers, client, threads) as be:
+        return run_into_dir(out_dir, cell, games, threads, batch_size, progress, round_records, backend=be)
 
 
 def _fresh_start(d: Path) -> None:
@@ -89,13 +99,15 @@ def _fresh_start(d: Path) -> None:
 
 
 def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | None = None, chunk: int | None = None,
-                 progress: bool = False, round_records: bool = False, resume: bool = False) -> SimulationResult:
+                 progress: bool = False, round_records: bool = False, resume: bool = False,
+                 backend=None) -> SimulationResult:
     """Run games [0, games) of ``cell`` into ``out_dir`` chunk by chunk (see the module doc).
 
-    ``resume``: keep the finished chunks of the same cell already in ``out_dir`` and run only the rest."""
+    ``resume``: keep the finished chunks of the same cell already in ``out_dir`` and run only the rest.
+    ``backend``: an :mod:`unosim.backends` backend (None: ``threads`` threads here)."""
     d = Path(out_dir)
     t = check_threads(threads)
-    chunk = check_batch(chunk, default_chunk(cell.mode, games, t))
+    chunk = check_batch(chunk, default_chunk(cell.mode, games, t if backend is None else backend.parallelism))
     extra = {"round_records": True} if round_records else {}
     first = probe(cell, **extra)  # validates everything before the directory is touched
     template = first.meta
@@ -112,19 +124,23 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
         sweep_temp_files(cdir)
         todo = missing_ranges(stored_ranges(cdir), games, chunk)
 
-        def work(lo: int, hi: int) -> None:
-            res = run_chunk(cell, lo, hi, **extra)
-            write_chunk(cdir, lo, hi, {"records": res.records, **res.extra})
+        def write(task: ChunkTask, res: SimulationResult) -> None:
+            write_chunk(cdir, task.lo, task.hi, {"records": res.records, **res.extra})
 
-        done, interrupted, elapsed = run_batches(games, 1, t, work, progress, cell.unit, bounds=todo)
+        tasks = [ChunkTask(cell, lo, hi, tuple(sorted(extra.items()))) for lo, hi in todo]
+        run = (backend.run_tasks if backend is not None else functools.partial(run_tasks_locally, threads=t))
+        done = run(tasks, write, progress, cell.unit)
+        elapsed = done.seconds
         records = read_chunks(cdir, cell.index)
         if records is None:
             records = first.records.iloc[:0]
         complete = len(records) == games
         result = result_from_records(cell, records, games, elapsed, first.summary.get("compile_seconds", 0.0), t,
                                      chunk, not complete, template)
-        ran = int(done.sum())
+        ran = done.ran
         result.summary["games_per_second"] = ran / elapsed if elapsed > 0 and ran else None
+        if backend is not None and backend.name != "local":
+            result.summary.update(backend.describe())
         result.meta.update(status="complete" if complete else "interrupted", round_records=bool(round_records))
         if round_records:
             rounds = read_chunks(cdir, "match", name="rounds")

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -208,6 +209,52 @@ def run_chunk(cell: Cell, lo: int, hi: int, **extra: Any) -> SimulationResult:
     kw["deck"] = cell.load_deck()
     cell.check_policy_files()
     return simulate(**kw, games=hi - lo, first=lo, threads=1, **extra)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk of work: games [lo, hi) of ``cell`` (``extra``: :func:`run_chunk` keywords, as pairs)."""
+
+    cell: Cell
+    lo: int
+    hi: int
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def size(self) -> int:
+        return self.hi - self.lo
+
+    def run(self) -> SimulationResult:
+        return run_chunk(self.cell, self.lo, self.hi, **dict(self.extra))
+
+
+@dataclass
+class TasksRun:
+    """What running chunk tasks did: games run, interrupted, seconds (cluster start-up excluded)."""
+
+    ran: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def run_tasks_locally(tasks: list[ChunkTask], on_done, progress: bool = False, unit: str = "rounds",
+                      desc: str = "simulating", threads: int | None = None) -> TasksRun:
+    """Run chunk tasks on ``threads`` threads; ``on_done(task, result)`` is called (from a worker
+    thread) as each finishes.  On KeyboardInterrupt the chunks in flight finish first."""
+    if not tasks:
+        return TasksRun()
+    bounds, at, pos = [], {}, 0
+    for t in tasks:  # the chunks end to end: run_batches works on one range of items
+        bounds.append((pos, pos + t.size))
+        at[pos] = t
+        pos += t.size
+
+    def work(a: int, b: int) -> None:
+        on_done(at[a], at[a].run())
+
+    done, interrupted, seconds = run_batches(pos, 1, check_threads(threads), work, progress, unit, bounds=bounds,
+                                             desc=desc)
+    return TasksRun(int(done.sum()), interrupted, seconds)
 
 
 def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: float = 0.0,
@@ -399,33 +446,55 @@ class FillInfo:
 
 
 def fill_cell(cell: Cell, games: int, root: Path | str | None = None, threads: int | None = None,
-              progress: bool = False, chunk: int | None = None, desc: str | None = None) -> FillInfo:
+              progress: bool = False, chunk: int | None = None, desc: str | None = None,
+              backend=None) -> FillInfo:
     """Make sure games [0, games) of ``cell`` are stored, running only the missing chunks.
 
-    Chunks run in parallel on ``threads`` worker threads, each written as soon as it finishes.
+    Chunks run in parallel on ``threads`` worker threads (or on ``backend``, an
+    :mod:`unosim.backends` backend), each written as soon as it finishes.
     On KeyboardInterrupt the chunks in flight finish and are written; ``interrupted`` is set."""
+    return fill_cells([cell], games, root, threads, progress, chunk, desc, backend)[0]
+
+
+def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, threads: int | None = None,
+               progress: bool = False, chunk: int | None = None, desc: str | None = None,
+               backend=None) -> list[FillInfo]:
+    """:func:`fill_cell` for several cells at once: the missing chunks of all of them are run
+    together (a cluster stays busy across small cells); one :class:`FillInfo` per cell."""
     if int(games) < 1:
         raise StoreError(f"games={games!r} is not positive; accepted: a positive integer")
-    t = check_threads(threads)
-    d = cell_dir(cell, root)
-    with locked(d):
-        _check_cell_file(d, cell)
-        sweep_temp_files(d)
-        have = stored_ranges(d)
-        info = FillInfo(cell.key, stored_before=covered(have, games))
-        todo = missing_ranges(have, games, chunk or default_chunk(cell.mode, games, t))
-        if not todo:
-            return info
-        cell.load_deck()  # fail before any thread starts if the deck file changed
+    t = check_threads(threads) if backend is None else backend.parallelism
+    run_tasks = backend.run_tasks if backend is not None else functools.partial(run_tasks_locally, threads=t)
+    unique = list({c.key: c for c in cells}.values())
+    with contextlib.ExitStack() as stack:
+        infos: dict[str, FillInfo] = {}
+        tasks = []
+        for cell in unique:
+            d = cell_dir(cell, root)
+            stack.enter_context(locked(d))
+            _check_cell_file(d, cell)
+            sweep_temp_files(d)
+            have = stored_ranges(d)
+            infos[cell.key] = FillInfo(cell.key, stored_before=covered(have, games))
+            # several cells share the workers: size the default chunk on the work of all of them
+            todo = missing_ranges(have, games, chunk or default_chunk(cell.mode, games * len(unique), t))
+            if todo:
+                cell.load_deck()  # fail before any chunk starts if the deck file changed
+            infos[cell.key].ranges = todo
+            tasks += [ChunkTask(cell, lo, hi) for lo, hi in todo]
+        if tasks:
+            written: dict[str, set[tuple[int, int]]] = {}
 
-        def work(lo: int, hi: int) -> None:
-            write_chunk(d, lo, hi, {"records": run_chunk(cell, lo, hi).records})
+            def write(task, res) -> None:
+                write_chunk(cell_dir(task.cell, root), task.lo, task.hi, {"records": res.records})
+                written.setdefault(task.cell.key, set()).add((task.lo, task.hi))
 
-        done, info.interrupted, info.seconds = run_batches(games, 1, t, work, progress, cell.unit, bounds=todo,
-                                                           desc=desc or cell.key)
-        info.ran = int(done.sum())
-        info.ranges = todo
-        return info
+            run = run_tasks(tasks, write, progress, unique[0].unit,
+                                    desc=desc or (unique[0].key if len(unique) == 1 else f"{len(unique)} cells"))
+            for key, info in infos.items():
+                info.ran = sum(hi - lo for lo, hi in written.get(key, ()))
+                info.interrupted, info.seconds = run.interrupted, run.seconds
+        return [infos[c.key] for c in cells]
 
 
 def read_cell(cell: Cell, games: int | None = None, root: Path | str | None = None) -> pd.DataFrame:
@@ -440,12 +509,13 @@ def read_cell(cell: Cell, games: int | None = None, root: Path | str | None = No
 
 
 def load_cell(cell: Cell, games: int, root: Path | str | None = None, threads: int | None = None,
-              progress: bool = False, chunk: int | None = None, desc: str | None = None) -> pd.DataFrame:
+              progress: bool = False, chunk: int | None = None, desc: str | None = None,
+              backend=None) -> pd.DataFrame:
     """Records of games [0, games) of ``cell`` sorted by game, computing only what is missing.
 
     ``records.attrs["store"]`` holds the :class:`FillInfo` as a dict.  After an interrupt the
     records may have gaps (``attrs["store"]["interrupted"]`` is True)."""
-    info = fill_cell(cell, games, root, threads, progress, chunk, desc)
+    info = fill_cell(cell, games, root, threads, progress, chunk, desc, backend)
     if info.interrupted and not stored_ranges(cell_dir(cell, root)):
         df = probe(cell).records.iloc[:0].copy()  # interrupted before the first chunk landed
     else:
@@ -529,6 +599,6 @@ def remove_cell(key: str, root: Path | str | None = None) -> str:
 
 
 __all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "run_chunk", "fill_cell",
-           "read_cell", "load_cell", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
+           "read_cell", "load_cell", "fill_cells", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
            "write_chunk", "write_frame", "write_json", "stored_ranges", "read_chunks", "missing_ranges",
            "sweep_temp_files", "result_from_records", "default_chunk", "SimulationError"]

@@ -202,6 +202,38 @@ def check_progress(progress: Any) -> bool:
     return boolean("progress", progress)
 
 
+BACKENDS = ("local", "dask", "dask-local")
+MAX_WORKERS = 4096
+_SCHEDULER_RE = r"(tcp|tls|ucx|inproc|ws|wss)://[^\s/:]+(:\d{1,5})?/?"
+
+
+def check_backend(backend: Any, scheduler: Any = None, workers: Any = None) -> tuple[str, str | None, int | None]:
+    """An execution backend with its options: ``scheduler`` (``dask`` only, required there) and
+    ``workers`` (``dask-local`` only; ``None``: one per core).  Returns (backend, scheduler, workers)."""
+    import re
+
+    from .errors import BackendError
+
+    backend = choice("backend", backend, BACKENDS, BackendError)
+    if scheduler is not None and backend != "dask":
+        raise BackendError(f"scheduler={_show(scheduler)} applies to backend='dask' only; accepted: "
+                           "backend='dask' (--backend dask), or drop it")
+    if workers is not None and backend != "dask-local":
+        raise BackendError(f"workers={_show(workers)} applies to backend='dask-local' only; accepted: "
+                           "backend='dask-local' (--backend dask-local), or drop it")
+    if backend == "dask":
+        accepted = "the address of a running `dask scheduler`, e.g. tcp://10.0.0.5:8786"
+        if scheduler is None:
+            raise BackendError(f"backend='dask' needs a scheduler address; accepted: {accepted}")
+        scheduler = text("scheduler", scheduler, accepted, BackendError).strip()
+        if not re.fullmatch(_SCHEDULER_RE, scheduler):
+            raise BackendError(f"scheduler={_show(scheduler)} is not a scheduler address; accepted: {accepted}")
+    if backend == "dask-local":
+        workers = check_threads(None) if workers is None else integer("workers", workers, 1, MAX_WORKERS,
+                                                                      error=BackendError)
+    return backend, scheduler, workers
+
+
 # ---- the command line: text into the API's types -------------------------------------------------
 
 def parse_cli_int(option: str, value: str | None) -> int | None:
