@@ -94,7 +94,7 @@ from . import paired
 from .decks import get_deck
 from .policies import split_top_level
 from .rules import parse_rules
-from .sim import check_players, check_seating, check_threads, simulate
+from .sim import check_games, check_players, check_seating, check_threads, simulate
 from .stats import z_value
 from .store import DEFAULT_ROOT, Cell, StoreError, default_chunk, load_cell, make_cell
 
@@ -243,7 +243,10 @@ def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: s
     Returns records (list), games, half_width, reached, interrupted, seconds (simulation wall time)."""
     mode = cells[0].mode
     t = check_threads(threads)
-    n = int(games)
+    n = check_games(games)
+    if max_games is not None and precision is None:
+        raise ExperimentError(f"max_games={max_games!r} without a precision target; accepted: set precision too, "
+                              "or drop max_games")
     if precision is not None:
         if not precision > 0:
             raise ExperimentError(f"precision={precision!r} is not positive; accepted: a half-width > 0")
