@@ -208,6 +208,8 @@ def test_malformed_experiment_files_one_line_error_exit_2(text, line, needle, tm
     (["compare", "--arm", "official", "--players", "11"], "players=11"),
     (["compare", "--arm", "official", "--target", "100"], "--target"),
     (["compare"], "--arm"),
+    (["compare", "--arm", "official", "--max-games", "100", "--games", "10"], "max_games=100"),
+    (["compare", "--arm", "official", "--games", "0"], "games=0"),
     (["sweep", "{tmp}/missing.toml"], "missing.toml"),
 ])
 def test_bad_input_to_compare_and_sweep_exit_2(args, needle, tmp_path, cli_error):

@@ -145,22 +145,22 @@ def _committed(d: Path) -> list[Path]:
     return sorted(p for p in d.glob("records-*.parquet")) if d.is_dir() else []
 
 
-def _start_and_kill(args: list[str], chunk_dir: Path, cwd: Path) -> None:
-    """Run the console script, SIGKILL it once its first chunk is committed."""
+def _start_and_kill(args: list[str], chunk_dir: Path, cwd: Path, sig: int = signal.SIGKILL) -> str:
+    """Run the console script, send it ``sig`` once its first chunk is committed; returns stdout."""
     if not EXE.exists():
         pytest.skip(f"console script not installed next to {sys.executable}")
-    p = subprocess.Popen([str(EXE), *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen([str(EXE), *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     try:
         while not _committed(chunk_dir):
-            assert p.poll() is None, p.stderr.read().decode()
+            assert p.poll() is None, p.stderr.read()
             assert time.monotonic() < deadline, "no chunk landed in 120 s"
             time.sleep(0.01)
-        os.kill(p.pid, signal.SIGKILL)
+        os.kill(p.pid, sig)
     finally:
-        p.wait(timeout=60)
-        p.stderr.close()
-    assert p.returncode == -signal.SIGKILL
+        out, err = p.communicate(timeout=60)
+    assert p.returncode == (-signal.SIGKILL if sig == signal.SIGKILL else 130), err
+    return out
 
 
 def _check_chunks_consistent(chunk_dir: Path, cell_kw: dict, index: str = "game") -> int:
@@ -213,6 +213,20 @@ def test_rerun_reproduces_a_complete_run(tmp_path):
     assert rep["action"] == "reproduced" and rep["identical"] and rep["compared"] == 30
     for name in ("records.parquet", "rounds.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(tmp_path / "again" / name))
+
+
+def test_ctrl_c_keeps_finished_chunks_and_the_summary_says_so(tmp_path):
+    out = tmp_path / "run"
+    text = _start_and_kill(["simulate", "--seed", "3", "--games", str(GAMES), "--batch-size", str(CHUNK), "--threads",
+                            "1", "--out", str(out)], out / "chunks", tmp_path, signal.SIGINT)
+    summary = json.loads((out / "summary.json").read_text())
+    meta = json.loads((out / "meta.json").read_text())
+    kept = _check_chunks_consistent(out / "chunks", dict(seed=3))
+    assert summary["interrupted"] and summary["games"] == kept == meta["games_completed"] and 0 < kept < GAMES
+    assert summary["games_requested"] == GAMES and meta["status"] == "interrupted"
+    assert f"INTERRUPTED: kept {kept:,} of {GAMES:,}" in text
+    res = CliRunner().invoke(main, ["rerun", str(out)])
+    assert res.exit_code == 0 and json.loads((out / "meta.json").read_text())["status"] == "complete", res.output
 
 
 def test_sigkill_during_a_new_run_into_an_old_out_never_mixes(tmp_path):
