@@ -202,3 +202,25 @@ def test_user_policy_file_works_on_dask_local(cluster):
     remote = simulate_on(**kw, games=400, batch_size=100, client=cluster.client)
     pd.testing.assert_frame_equal(remote.records, local.records)
     assert remote.meta["policy_files"][0]["sha256"] == local.meta["policy_files"][0]["sha256"]
+
+
+def test_tournament_on_dask_local_matches_local(cluster):
+    """Every line-up's chunks go to the cluster together; the table (win rates, ratings) is the local one."""
+    from unosim.tournament import run_tournament
+
+    kw = dict(players=3, games=300, seed=13, bootstrap=20)
+    local = run_tournament("random,greedy", **kw)
+    remote = run_tournament("random,greedy", client=cluster.client, **kw)
+    pd.testing.assert_frame_equal(remote.table, local.table)
+    assert remote.meta["lineups"] == local.meta["lineups"] and len(local.lineups) == 4
+
+
+def test_tuning_on_dask_local_matches_local(cluster):
+    """A generation's candidates go to the cluster together; the search and its evaluation are the local ones."""
+    from unosim.tune import tune
+
+    kw = dict(players=3, budget=1800, against="greedy", seed=4, popsize=4, games_per_eval=150, eval_games=300)
+    local = tune("greedy(bluff=1,challenge=1)", **kw)
+    remote = tune("greedy(bluff=1,challenge=1)", client=cluster.client, **kw)
+    assert remote.tuned == local.tuned and remote.evaluation == local.evaluation
+    pd.testing.assert_frame_equal(remote.history, local.history)

@@ -379,6 +379,12 @@ def run_cell(be: Backend, cell: Cell, games: int, chunk: int | None = None, prog
     return run_cells(be, [cell], games, chunk, progress, **extra)[0]
 
 
+def on_cluster(backend: str | None = "local", scheduler: str | None = None, workers: int | None = None,
+               client=None) -> bool:
+    """True when the options name a cluster (anything but the default local threads)."""
+    return client is not None or backend not in (None, "local") or scheduler is not None or workers is not None
+
+
 def simulate(games: int = 10_000, backend: str | None = "local", scheduler: str | None = None,
              workers: int | None = None, client=None, threads: int | None = None, batch_size: int | None = None,
              progress: bool = False, **cell_kwargs: Any) -> SimulationResult:
@@ -390,7 +396,7 @@ def simulate(games: int = 10_000, backend: str | None = "local", scheduler: str 
     from .store import make_cell
     from .validate import check_games
 
-    if client is None and (backend in (None, "local")) and scheduler is None and workers is None:
+    if not on_cluster(backend, scheduler, workers, client):
         return local_simulate(games=games, threads=threads, batch_size=batch_size, progress=progress, **cell_kwargs)
     games = check_games(games)
     extra = {"round_records": True} if cell_kwargs.pop("round_records", False) else {}
@@ -399,5 +405,5 @@ def simulate(games: int = 10_000, backend: str | None = "local", scheduler: str 
         return run_cell(be, cell, games, batch_size, progress, **extra)
 
 
-__all__ = ["LocalBackend", "DaskBackend", "open_backend", "backend_session", "connect",
+__all__ = ["LocalBackend", "DaskBackend", "open_backend", "backend_session", "connect", "on_cluster",
            "start_local_cluster", "compute_task", "run_cell", "run_cells", "simulate", "CONNECT_TIMEOUT_S", "RETRIES"]

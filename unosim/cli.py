@@ -758,8 +758,9 @@ def rerun(run_dir, out, threads, as_json) -> None:
 @click.option("--target", default=None, help="Match target score (with --mode match) [default: 500].")
 @click.option("--out", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_backend_options
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
-               target, out, as_json) -> None:
+               target, out, as_json, backend, scheduler, workers) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
     from .tournament import check_tournament, format_tournament, run_tournament, to_json
 
@@ -772,8 +773,9 @@ def tournament(policies, players, games, mode, rules, deck, seed, threads, max_l
         elif target is not None or scoring != "standard":
             raise CliError("--target/--scoring apply to --mode match only; accepted: add --mode match")
         check_tournament(policies, **kw)
+        bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)
-        result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), **kw)
+        result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), **kw, **bkw)
     except ValueError as e:
         raise _fail(e) from None
     if out_dir is not None:
@@ -818,8 +820,9 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--out", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_backend_options
 def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, threads, out,
-         as_json) -> None:
+         as_json, backend, scheduler, workers) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
     from .tune import check_tune, format_tune, save_tune, to_json
     from .tune import tune as run_tune
@@ -830,8 +833,9 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
                   games_per_eval=_int("games-per-eval", games_per_eval), eval_games=_int("eval-games", eval_games),
                   threads=_int("threads", threads))
         check_tune(policy, **kw)
+        bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)
-        result = run_tune(policy, progress=sys.stderr.isatty(), **kw)
+        result = run_tune(policy, progress=sys.stderr.isatty(), **kw, **bkw)
     except ValueError as e:
         raise _fail(e) from None
     if out_dir is not None:

@@ -307,11 +307,33 @@ def check_tournament(policies: str | Sequence[str], players: int = 4, games: int
     return names, n, g, lineups, design
 
 
+def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode: str, threads,
+                 match_options: dict[str, Any], cluster: dict[str, Any]):
+    """Each line-up's run, in line-up order: one ``simulate`` per line-up on this machine, or every
+    line-up's chunks submitted together to a cluster (:func:`unosim.backends.run_cells`)."""
+    from .backends import on_cluster
+
+    if not on_cluster(**cluster):
+        for lu in lineups:
+            yield simulate(rules=rules, players=n, policies=list(lu), games=g, seed=seed, threads=threads,
+                           deck=deck, seating="rotate", mode=mode, **match_options)
+        return
+    from .backends import backend_session, run_cells
+    from .store import make_cell
+
+    cells = [make_cell(rules=rules, players=n, policies=list(lu), deck=deck, seed=seed, seating="rotate",
+                       mode=mode, **match_options) for lu in lineups]
+    with backend_session(**cluster, threads=threads) as be:
+        yield from run_cells(be, cells, g)
+
+
 def run_tournament(policies: str | Sequence[str], players: int = 4, games: int = 10_000,
                    rules: str = "official", deck: str = "classic", seed: int = 0, mode: str = "round",
                    threads: int | None = None, max_lineups: int = DEFAULT_MAX_LINEUPS,
                    bootstrap: int = DEFAULT_BOOTSTRAP, out_dir: Path | str | None = None,
-                   keep_runs: bool = False, progress: bool = False, **match_options: Any) -> TournamentResult:
+                   keep_runs: bool = False, progress: bool = False, backend: str | None = "local",
+                   scheduler: str | None = None, workers: int | None = None, client=None,
+                   **match_options: Any) -> TournamentResult:
     """Play every line-up of the field (or a balanced sample) on common deals; see the module doc.
 
     ``games`` counts rounds (matches in match mode) per line-up.  With ``out_dir`` each line-up's
@@ -319,7 +341,9 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     ``tournament.json`` / ``tournament.csv``, and every line-up's own
     :func:`unosim.stats.policy_table` (Wilson intervals) into ``lineups.csv`` (``result.by_lineup``).
     ``keep_runs`` keeps every line-up's
-    :class:`~unosim.sim.SimulationResult` in ``result.runs``.
+    :class:`~unosim.sim.SimulationResult` in ``result.runs``.  ``backend``, ``scheduler``, ``workers``,
+    ``client``: where the line-ups run (:mod:`unosim.backends`; on a cluster every line-up's chunks are
+    submitted together); the results do not depend on it.
     """
     names, n, g, lineups, design = check_tournament(policies, players, games, rules, deck, seed, mode, threads,
                                                     max_lineups, bootstrap, **match_options)
@@ -332,10 +356,10 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
         from tqdm import tqdm
 
         bar = tqdm(total=len(lineups), unit="line-up", desc="tournament", leave=False)
+    cluster = dict(backend=backend, scheduler=scheduler, workers=workers, client=client)
     try:
-        for li, lu in enumerate(lineups):
-            res = simulate(rules=rules, players=n, policies=list(lu), games=g, seed=seed, threads=threads,
-                           deck=deck, seating="rotate", mode=mode, **match_options)
+        for li, (lu, res) in enumerate(zip(lineups, _lineup_runs(lineups, n, g, rules, deck, seed, mode, threads,
+                                                                 match_options, cluster), strict=True)):
             w, p, rw, rd = _lineup_arrays(res, lu, index, mode, len(names))
             winners.append(w)
             per_lineup.append(policy_table(res.records, res.meta).reset_index().assign(lineup=li))

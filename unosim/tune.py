@@ -135,6 +135,20 @@ def win_indicator(candidate: str, field_: Sequence[str], games: int, seed: int, 
     return (res.records["winner_policy"].to_numpy() == 0).astype(np.float64)
 
 
+def win_indicators(candidates: Sequence[str], field_: Sequence[str], games: int, seed: int, rules: str, deck: str,
+                   threads: int | None, be=None) -> list[np.ndarray]:
+    """:func:`win_indicator` of each candidate on the same deals; with a cluster backend ``be``
+    (:mod:`unosim.backends`) every candidate's chunks are submitted together."""
+    if be is None:
+        return [win_indicator(c, field_, games, seed, rules, deck, threads) for c in candidates]
+    from .backends import run_cells
+    from .store import make_cell
+
+    cells = [make_cell(rules=rules, players=len(field_) + 1, policies=[c, *field_], deck=deck, seed=seed,
+                       seating="rotate") for c in candidates]
+    return [(r.records["winner_policy"].to_numpy() == 0).astype(np.float64) for r in run_cells(be, cells, games)]
+
+
 def _budget_plan(budget: int, players: int, popsize: int, games_per_eval: int | None) -> tuple[int, int]:
     """(games per candidate, generations) for a training budget in rounds."""
     if games_per_eval is None:
@@ -195,8 +209,25 @@ def check_tune(policy: str, players: int = 4, budget: int = 60_000, against: str
 def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEFAULT_AGAINST,
          rules: str = "official", deck: str = "classic", seed: int = 0, popsize: int | None = None,
          games_per_eval: int | None = None, eval_games: int | None = None, sigma0: float = DEFAULT_SIGMA,
-         threads: int | None = None, progress: bool = False) -> TuneResult:
-    """Tune the numeric parameters of ``policy`` (its string is the start); see the module doc."""
+         threads: int | None = None, progress: bool = False, backend: str | None = "local",
+         scheduler: str | None = None, workers: int | None = None, client=None) -> TuneResult:
+    """Tune the numeric parameters of ``policy`` (its string is the start); see the module doc.
+
+    ``backend``, ``scheduler``, ``workers``, ``client``: where the candidates play (:mod:`unosim.backends`;
+    on a cluster a generation's candidates are submitted together); the result does not depend on it."""
+    import contextlib
+
+    from .backends import backend_session, on_cluster
+
+    cluster = dict(backend=backend, scheduler=scheduler, workers=workers, client=client)
+    with (backend_session(**cluster, threads=threads) if on_cluster(**cluster) else
+          contextlib.nullcontext()) as be:
+        return _tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games,
+                     sigma0, threads, progress, be)
+
+
+def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma0,
+          threads, progress, be) -> TuneResult:
     import cma
 
     plan = check_tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games,
@@ -218,7 +249,7 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
         gseed = derived_seed(seed, 1, gen)
         cands = es.ask()
         strings = [policy_string(spec.name, params, _from_unit(params, np.asarray(u))) for u in cands]
-        rates = np.array([win_indicator(s, others, gpe, gseed, rules, deck, threads).mean() for s in strings])
+        rates = np.array([w.mean() for w in win_indicators(strings, others, gpe, gseed, rules, deck, threads, be)])
         es.tell(cands, list(-rates))
         used += lam * gpe
         mean_x = _from_unit(params, np.asarray(es.result.xfavorite))
@@ -233,7 +264,7 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
         bar.close()
     tuned_x = _from_unit(params, np.asarray(es.result.xfavorite))
     tuned = policy_string(spec.name, params, tuned_x)
-    evaluation = evaluate(tuned, start, others, plan.eval_games, derived_seed(seed, 2), rules, deck, threads)
+    evaluation = evaluate(tuned, start, others, plan.eval_games, derived_seed(seed, 2), rules, deck, threads, be)
     tuned_params = dict(parse_policy(tuned).params)
     meta = {"kind": "tune", "policy": spec.name, "start": start, "against": others, "players": n,
             "rules": rules, "deck": deck, "seed": int(seed), "budget": plan.budget, "games_used": used,
@@ -245,10 +276,9 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
 
 
 def evaluate(tuned: str, start: str, others: Sequence[str], games: int, seed: int, rules: str, deck: str,
-             threads: int | None) -> dict[str, Any]:
+             threads: int | None, be=None) -> dict[str, Any]:
     """Out-of-sample win rates of ``tuned`` and ``start`` on the same fresh deals, and the paired gain."""
-    a = win_indicator(tuned, others, games, seed, rules, deck, threads)
-    b = win_indicator(start, others, games, seed, rules, deck, threads)
+    a, b = win_indicators([tuned, start], others, games, seed, rules, deck, threads, be)
     out: dict[str, Any] = {"games": int(games), "seed": int(seed)}
     for key, ind in (("tuned", a), ("start", b)):
         p, se, lo, hi = proportion_ci(int(ind.sum()), len(ind))
