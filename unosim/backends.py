@@ -340,9 +340,10 @@ def run_cells(be: Backend, cells: list[Cell], games: int, chunk: int | None = No
     cells submitted together: one result per cell, as ``simulate`` returns it, with
     ``games_per_second`` measured over the chunks only (the building block for line-ups of a
     tournament or the candidates of a tuning generation)."""
-    from .store import default_chunk, probe
+    from .sim import default_batch
+    from .store import probe
 
-    chunk = chunk or default_chunk(cells[0].mode, games * len(cells), be.parallelism)
+    chunk = chunk or default_batch(cells[0].mode, games * len(cells), be.parallelism)
     pairs = tuple(sorted(extra.items()))
     tasks = [ChunkTask(c, lo, min(lo + chunk, games), pairs) for c in cells for lo in range(0, games, chunk)]
     parts: dict[tuple[int, int], SimulationResult] = {}

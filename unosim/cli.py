@@ -402,10 +402,6 @@ def _sweep_order(folder: Path) -> dict[str, int]:
 _STORE_HELP = "Results store root (cells are reused and extended there)."
 
 
-def _slug(label: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in label).strip("_") or "arm"
-
-
 def _nan_none(obj):
     """NaN/inf -> None recursively (strict JSON)."""
     import math
@@ -425,20 +421,29 @@ def _table_json(df) -> dict:
     return _nan_none({"attrs": dict(df.attrs), "rows": df.to_dict(orient="records")})
 
 
+def _save_table_and_cells(out_dir: Path, name: str, df, sub: str, items) -> None:
+    """``name``.json and ``name``.csv of a compare or sweep table, and each of its cells as a saved run."""
+    from .store import write_json
+
+    write_json(out_dir / f"{name}.json", _table_json(df))
+    df.to_csv(out_dir / f"{name}.csv", index=False)
+    _save_cells(out_dir, sub, items, df.attrs["store"])
+
+
 def _save_cells(out_dir: Path, sub: str, items, store_root) -> None:
     """Each (label, cell) as a saved run under out_dir/sub/<slug> (records from the store)."""
-    from .io import save_run
+    from .io import save_run, slug
     from .store import Cell, read_cell, result_from_records
 
     for label, cell_dict, n in items:
         cell = Cell.from_dict(cell_dict)
         rec = read_cell(cell, n, store_root)
-        save_run(result_from_records(cell, rec, len(rec)), out_dir / sub / _slug(label))
+        save_run(result_from_records(cell, rec, len(rec)), out_dir / sub / slug(label, "arm"))
 
 
 def _match_kw(mode, scoring, target, partners, max_rounds) -> dict:
     if mode == "match":
-        return dict(scoring=scoring, target=None if target is None else _int("target", target), partners=partners,
+        return dict(scoring=scoring, target=_int("target", target), partners=partners,
                     max_rounds=_int("max-rounds", max_rounds))
     if target is not None or partners or scoring != "standard":
         raise CliError("--target/--scoring/--partners apply to --mode match only; accepted: add --mode match")
@@ -522,22 +527,18 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
         df = run_compare(list(arms), players=_int("players", players), games=_int("games", games),
                          seed=_int("seed", seed), deck=deck, policies=policies, seating=seating, mode=mode,
                          precision=_float("precision", precision),
-                         max_games=None if max_games is None else _int("max-games", max_games), metric=metric,
-                         store=store, threads=None if threads is None else _int("threads", threads),
+                         max_games=_int("max-games", max_games), metric=metric,
+                         store=store, threads=_int("threads", threads),
                          progress=sys.stderr.isatty() and not as_json,
-                         chunk=None if batch_size is None else _int("batch-size", batch_size), **bkw,
+                         chunk=_int("batch-size", batch_size), **bkw,
                          **_match_kw(mode, scoring, target, partners, max_rounds))
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
     if out_dir is not None:
-        from .store import write_json
-
-        write_json(out_dir / "compare.json", _table_json(df))
-        df.to_csv(out_dir / "compare.csv", index=False)
         ran = set(df["arm"])  # after an interrupt: only the arms that have records
-        _save_cells(out_dir, "arms", [(a["label"], a["cell"], df.attrs["games"]) for a in df.attrs["arms"]
-                                      if a["label"] in ran], df.attrs["store"])
+        _save_table_and_cells(out_dir, "compare", df, "arms", [(a["label"], a["cell"], df.attrs["games"])
+                                                             for a in df.attrs["arms"] if a["label"] in ran])
     click.echo(json.dumps(_table_json(df), allow_nan=False) if as_json else format_comparison(df))
     if df.attrs["interrupted"]:
         click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
@@ -565,20 +566,16 @@ def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, worke
     _check_out(out, create=False)
     try:
         df = run_sweep(file, dry_run=dry_run, store=store,
-                       threads=None if threads is None else _int("threads", threads),
+                       threads=_int("threads", threads),
                        progress=sys.stderr.isatty() and not as_json, **({} if dry_run else bkw))
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
     if out_dir is not None:
-        from .store import write_json
-
-        write_json(out_dir / "sweep.json", _table_json(df))
-        df.to_csv(out_dir / "sweep.csv", index=False)
-        _save_cells(out_dir, "cells", [(f"{r['players']}p_{r['rules']}_{r['policies']}_{r['deck']}_{r['mode']}_"
-                                        f"{r['seating']}", c["cell"], int(r["games"]))
-                                       for (_, r), c in zip(df.iterrows(), df.attrs["cells"], strict=False)],
-                    df.attrs["store"])
+        _save_table_and_cells(out_dir, "sweep", df, "cells",
+                              [(f"{r['players']}p_{r['rules']}_{r['policies']}_{r['deck']}_{r['mode']}_{r['seating']}",
+                                c["cell"], int(r["games"]))
+                               for (_, r), c in zip(df.iterrows(), df.attrs["cells"], strict=False)])
     if as_json:
         click.echo(json.dumps(_table_json(df), allow_nan=False))
     elif dry_run:

@@ -96,9 +96,9 @@ from .decks import get_deck
 from .errors import UnosimError
 from .policies import split_top_level
 from .rules import parse_rules
-from .sim import simulate
+from .sim import default_batch, simulate
 from .stats import z_value
-from .store import DEFAULT_ROOT, Cell, StoreError, default_chunk, fill_cells, load_cell, make_cell
+from .store import DEFAULT_ROOT, Cell, StoreError, fill_cells, load_cell, make_cell
 from .validate import (
     MAX_BATCH,
     MAX_GAMES,
@@ -310,7 +310,7 @@ def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: s
         if max_games < 1:
             raise ExperimentError(f"max_games={max_games!r} is not positive; accepted: a positive integer")
         n = min(n, max_games)
-    step = chunk or default_chunk(mode, n, t)
+    step = chunk or default_batch(mode, n, t)
     own = bars is None
     bars = _Bars(progress, n * len(cells), cells[0].unit) if own else bars
     t0 = time.perf_counter()

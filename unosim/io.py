@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,28 +19,47 @@ from .errors import RunFileError
 from .validate import MAX_PLAYERS, MIN_PLAYERS
 
 
-def _write_json(path: Path, obj: dict[str, Any]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
+def slug(label: str, empty: str = "run") -> str:
+    """A run's label as a folder name (letters and digits, the rest ``_``); ``empty`` when nothing is left."""
+    return "".join(ch if ch.isalnum() else "_" for ch in label).strip("_") or empty
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_frame(frame: pd.DataFrame, path: Path) -> None:
+    """Write a parquet file atomically: a unique temp name, fsync, then ``os.replace``."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    frame.to_parquet(tmp, index=False, engine="pyarrow")
+    _fsync(tmp)
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, obj: dict[str, Any]) -> None:
+    """Write a json file atomically (temp name, fsync, ``os.replace``)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+    _fsync(tmp)
     os.replace(tmp, path)
 
 
 def save_run(result, out_dir: Path) -> dict[str, Path]:
-    """Write a SimulationResult atomically (each file is written to a temp name, then renamed)."""
+    """Write a SimulationResult atomically (each file is written to a temp name, synced, then renamed)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     rec = out_dir / "records.parquet"
-    tmp = out_dir / "records.parquet.tmp"
-    result.records.to_parquet(tmp, index=False, engine="pyarrow")
-    os.replace(tmp, rec)
+    write_frame(result.records, rec)
     paths = {}
     for name, frame in getattr(result, "extra", {}).items():
-        path = out_dir / f"{name}.parquet"
-        frame.to_parquet(path.with_suffix(".parquet.tmp"), index=False, engine="pyarrow")
-        os.replace(path.with_suffix(".parquet.tmp"), path)
-        paths[name] = path
-    _write_json(out_dir / "meta.json", result.meta)
-    _write_json(out_dir / "summary.json", result.summary)
+        paths[name] = out_dir / f"{name}.parquet"
+        write_frame(frame, paths[name])
+    write_json(out_dir / "meta.json", result.meta)
+    write_json(out_dir / "summary.json", result.summary)
     return {"records": rec, "meta": out_dir / "meta.json", "summary": out_dir / "summary.json", **paths}
 
 
@@ -176,7 +196,6 @@ def load_any(d: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     d = Path(d)
     if not is_store_cell(d):
         return load_run(d)
-    from . import ENGINE_VERSION
     from .store import read_cell_file, read_chunks, result_from_records
 
     cell = read_cell_file(d)

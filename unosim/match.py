@@ -46,11 +46,11 @@ from .policies import POLICIES, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet
 from .sim import (
-    DEFAULT_BATCH,
     SIMULATE_OPTIONS,
     RoundRun,
     SimulationResult,
     check_inputs,
+    default_batch,
     pack_rules,
     run_batches,
     run_meta,
@@ -299,7 +299,7 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
                               "(unosim.policy_api) in match mode")
     spec = MatchSpec.checked(n, rs, **options)
     seating_name = SEATINGS[check_seating(seating)]
-    bs = check_batch(batch_size, max(50, min(DEFAULT_BATCH // 20, -(-g // (4 * t)))))
+    bs = check_batch(batch_size, default_batch("match", g, t))
     return MatchRun(n, g, seed, t, rs, dk, specs, seating_name, bs, check_progress(progress), spec, round_records,
                     first=check_first(first, g), policy_files=tuple(files))
 

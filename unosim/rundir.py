@@ -43,13 +43,12 @@ import pandas as pd
 
 from . import ENGINE_VERSION
 from .match import applicable_options
-from .sim import SimulationResult
+from .sim import SimulationResult, default_batch
 from .store import (
     MATCH_KEYS,
     Cell,
     ChunkTask,
     StoreError,
-    default_chunk,
     locked,
     make_cell,
     missing_ranges,
@@ -107,7 +106,7 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
     ``backend``: an :mod:`unosim.backends` backend (None: ``threads`` threads here)."""
     d = Path(out_dir)
     t = check_threads(threads)
-    chunk = check_batch(chunk, default_chunk(cell.mode, games, t if backend is None else backend.parallelism))
+    chunk = check_batch(chunk, default_batch(cell.mode, games, t if backend is None else backend.parallelism))
     extra = {"round_records": True} if round_records else {}
     first = probe(cell, **extra)  # validates everything before the directory is touched
     template = first.meta

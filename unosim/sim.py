@@ -43,6 +43,13 @@ from .validate import (
 )
 
 DEFAULT_BATCH = 50_000
+
+
+def default_batch(mode: str, games: int, threads: int) -> int:
+    """Games per batch (and per stored chunk): a quarter of the work per thread, 1,000..50,000 rounds
+    (50..2,500 matches)."""
+    lo, hi = (50, DEFAULT_BATCH // 20) if mode == "match" else (1_000, DEFAULT_BATCH)
+    return max(lo, min(hi, -(-games // (4 * threads))))
 # per-round counters after the standard columns, in kernel order (res[RES_CHALLENGES:])
 EXTRA_COLUMNS = ("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips", "loser")
 
@@ -295,7 +302,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     files = load_policy_files(policy_files)
     specs: list[PolicySpec] = parse_policies(policy_names(policies), n)
-    bs = check_batch(batch_size, max(1_000, min(DEFAULT_BATCH, -(-g // (4 * t)))))
+    bs = check_batch(batch_size, default_batch("round", g, t))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
                     first=check_first(first, g), policy_files=tuple(files or ()))
 

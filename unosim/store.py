@@ -38,10 +38,8 @@ import fcntl
 import functools
 import hashlib
 import json
-import os
 import re
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -54,8 +52,9 @@ import pandas as pd
 from . import ENGINE_VERSION
 from .decks import Deck, get_deck
 from .errors import SimulationError, UnosimError
+from .io import write_frame, write_json
 from .policies import parse_policies
-from .sim import SimulationResult, run_batches, simulate
+from .sim import SimulationResult, default_batch, run_batches, simulate
 from .validate import check_threads
 
 DEFAULT_ROOT = Path("results") / "store"
@@ -284,30 +283,6 @@ def chunk_path(d: Path, lo: int, hi: int, name: str = "records") -> Path:
     return Path(d) / f"{name}-{lo:012d}-{hi:012d}.parquet"
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def write_frame(frame: pd.DataFrame, path: Path) -> None:
-    """Write a parquet file atomically: a unique temp name, fsync, then ``os.replace``."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    frame.to_parquet(tmp, index=False, engine="pyarrow")
-    _fsync(tmp)
-    os.replace(tmp, path)
-
-
-def write_json(path: Path, obj: dict[str, Any]) -> None:
-    """Write a json file atomically (temp name, fsync, ``os.replace``)."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
-    _fsync(tmp)
-    os.replace(tmp, path)
-
-
 def write_chunk(d: Path, lo: int, hi: int, frames: dict[str, pd.DataFrame]) -> None:
     """Store one finished chunk: side tables first, ``records`` last (its rename commits the chunk)."""
     for name, frame in frames.items():
@@ -396,12 +371,6 @@ def locked(d: Path) -> Iterator[None]:
         fh.close()
 
 
-def default_chunk(mode: str, games: int, threads: int) -> int:
-    """Chunk size: a quarter of the work per thread, 1,000..50,000 rounds (50..2,500 matches)."""
-    lo, hi = (50, 2_500) if mode == "match" else (1_000, 50_000)
-    return max(lo, min(hi, -(-games // (4 * threads))))
-
-
 # ---- filling and reading cells -------------------------------------------------------------------------
 
 
@@ -477,7 +446,7 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
             have = stored_ranges(d)
             infos[cell.key] = FillInfo(cell.key, stored_before=covered(have, games))
             # several cells share the workers: size the default chunk on the work of all of them
-            todo = missing_ranges(have, games, chunk or default_chunk(cell.mode, games * len(unique), t))
+            todo = missing_ranges(have, games, chunk or default_batch(cell.mode, games * len(unique), t))
             if todo:
                 cell.load_deck()  # fail before any chunk starts if the deck file changed
             infos[cell.key].ranges = todo
@@ -601,4 +570,4 @@ def remove_cell(key: str, root: Path | str | None = None) -> str:
 __all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "run_chunk", "fill_cell",
            "read_cell", "load_cell", "fill_cells", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
            "write_chunk", "write_frame", "write_json", "stored_ranges", "read_chunks", "missing_ranges",
-           "sweep_temp_files", "result_from_records", "default_chunk", "SimulationError"]
+           "sweep_temp_files", "result_from_records", "SimulationError"]

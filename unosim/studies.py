@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import SimulationError
-from .io import save_run
+from .io import save_run, slug
 from .report import fmt_pm, make_report, tables
 from .rules import OPTIONS, RuleError, parse_rules
 from .sim import SimulationResult, check_rules_fit_deck, simulate
@@ -178,10 +178,6 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 )}
 
 
-def _slug(label: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in label).strip("_")
-
-
 def _check_study(name: str) -> Study:
     if name not in STUDIES:
         raise ValueError(f"study {name!r} is unknown; accepted: {', '.join(STUDIES)}")
@@ -225,7 +221,7 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
         r, note = _run_cell(label, kw, n_games, seed, threads, progress, store)
         if r.interrupted:
             raise KeyboardInterrupt
-        save_run(r, out_dir / "runs" / _slug(label))
+        save_run(r, out_dir / "runs" / slug(label))
         runs.append((label, r.records, r.meta))
         say(f"  {label:<28} {len(r.records):>9,} {study.unit}  ({note})")
     tabs = tables(runs)

@@ -422,10 +422,10 @@ def to_json(result: TournamentResult) -> dict[str, Any]:
 def save_tournament(result: TournamentResult, out_dir: Path) -> dict[str, Path]:
     """Write ``tournament.json`` (meta + table), ``tournament.csv`` (the table) and ``lineups.csv``
     (the per line-up tables) into ``out_dir``."""
-    from .io import _write_json
+    from .io import write_json
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    _write_json(out_dir / "tournament.json", to_json(result))
+    write_json(out_dir / "tournament.json", to_json(result))
     result.table.to_csv(out_dir / "tournament.csv")
     paths = {"tournament.json": out_dir / "tournament.json", "tournament.csv": out_dir / "tournament.csv"}
     if result.by_lineup is not None:

@@ -325,7 +325,7 @@ def to_json(result: TuneResult) -> dict[str, Any]:
 
 def save_tune(result: TuneResult, out_dir: Path) -> dict[str, Path]:
     """Write ``tuned_policy.txt``, ``tune.json``, ``history.csv`` and ``tune_convergence.png``."""
-    from .io import _write_json
+    from .io import write_json
     from .report import make_tuning_chart
 
     out_dir = Path(out_dir)
@@ -333,7 +333,7 @@ def save_tune(result: TuneResult, out_dir: Path) -> dict[str, Path]:
     paths = {"tuned_policy.txt": out_dir / "tuned_policy.txt", "tune.json": out_dir / "tune.json",
              "history.csv": out_dir / "history.csv", "tune_convergence.png": out_dir / "tune_convergence.png"}
     paths["tuned_policy.txt"].write_text(result.tuned + "\n")
-    _write_json(paths["tune.json"], to_json(result))
+    write_json(paths["tune.json"], to_json(result))
     result.history.to_csv(paths["history.csv"], index=False)
     make_tuning_chart(result.history, result.meta, result.evaluation, paths["tune_convergence.png"])
     return paths
