@@ -25,6 +25,16 @@ def test_plain_python_greedy_gives_greedy_records(rules, deck, players):
     assert a.records.equals(b.records)
 
 
+@pytest.mark.parametrize("rules", ["official+seven_zero+jump_in", "official+stacking+jump_in"])
+def test_plain_python_beside_heuristics_under_jump_in(rules):
+    """A paused seat's observation survives the rest of the jump-in window: the other seats asked after
+    it (heuristics that build observations of their own) no longer overwrite it."""
+    kw = dict(rules=rules, players=5, games=40, seed=1, threads=1)
+    a = simulate(policies="greedy_py,hold_wilds,hold_wilds,card_counter,hold_wilds", policy_files=[PY], **kw)
+    b = simulate(policies="greedy,hold_wilds,hold_wilds,card_counter,hold_wilds", **kw)
+    assert a.records.equals(b.records)
+
+
 def test_same_strategy_in_numba_and_python_gives_identical_records():
     kw = dict(players=4, games=80, seed=3, threads=1, seating="rotate", policy_files=[PY, NUMBA])
     a = simulate(policies="low_first_py,greedy,random,low_first_py", **kw)

@@ -66,6 +66,16 @@ def test_readme_has_examples_of_each_kind():
     assert blocks("python") and blocks("console") and blocks("sh")
 
 
+def test_no_file_keeps_merge_conflict_markers():
+    root = Path(__file__).resolve().parents[1]
+    marked = []
+    for path in [root / "README.md", *root.glob("unosim/*.py"), *root.glob("tests/*.py"), *root.glob("scripts/*.py")]:
+        for k, line in enumerate(path.read_text().splitlines(), 1):
+            if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=" * 7:
+                marked.append(f"{path.name}:{k}")
+    assert not marked
+
+
 def test_python_examples(tmp_path, monkeypatch):
     """The ```python blocks run in order in one namespace, as a reader would type them."""
     monkeypatch.chdir(tmp_path)

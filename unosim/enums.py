@@ -57,6 +57,7 @@ POL_RANDOM = 0
 POL_GREEDY = 1
 POL_SCRIPTED = 2   # decisions read from a script array (scenario tests)
 POL_EXTERNAL = 3   # plain-Python policies: answers (option indices) queued in the script array
+POL_FORCED = 4     # rollouts (unosim.lookahead): queued answers for the first decisions, then random or greedy
 # per-seat float parameters of a policy
 PP_CHALLENGE = 0   # probability of challenging a Wild Draw Four (or Flip's wild draws)
 PP_BLUFF = 1       # probability of playing an illegal Wild Draw Four when challenges are on

@@ -55,6 +55,17 @@ def _counts(obs: np.ndarray, base: int, side: int) -> dict[str, int]:
     return {kind_name(k, side): int(v[k]) for k in np.flatnonzero(v)}
 
 
+class RoundState:
+    """The engine's arrays at a paused normal-turn play decision (views, valid until the round
+    continues) and the run's constants: what :func:`unosim.lookahead.rollouts_nb` copies for each playout."""
+
+    def __init__(self, n, fcol, frank, fpts, ri, rf, hand, hlen, pile, disc, active, st, res, slot):
+        self.n, self.fcol, self.frank, self.fpts, self.ri, self.rf = n, fcol, frank, fpts, ri, rf
+        self.hand, self.hlen, self.pile, self.disc, self.active, self.st, self.res = \
+            hand, hlen, pile, disc, active, st, res
+        self.slot = slot
+
+
 @dataclass
 class Decision:
     """One decision of one seat, with everything it may see (decoded from the observation)."""
@@ -78,6 +89,9 @@ class Decision:
     backs: dict[int, dict[str, int]]  # UNO Flip: visible backs of the other hands
     obs: np.ndarray = field(repr=False)
     rng: random.Random = field(repr=False, default_factory=random.Random)
+    # the engine's paused state (unosim.lookahead.RoundState), given only to the policies that sample the
+    # hidden cards themselves (``uses_state = True``) and only at play decisions
+    state: Any = field(repr=False, default=None)
 
     @classmethod
     def from_obs(cls, obs: np.ndarray, rng_state: int) -> Decision:
@@ -150,7 +164,8 @@ def register_class(cls: type, source: str) -> str:
     register_policy(PolicyInfo(name, E.POL_EXTERNAL, " ".join((cls.__doc__ or "(plain-Python policy)").split()),
                                params={k: j for j, k in enumerate(params)},
                                defaults={k: float(v) for k, v in params.items()},
-                               ranges={k: (-1e300, 1e300) for k in params}, source=source))
+                               ranges={**{k: (-1e300, 1e300) for k in params}, **getattr(cls, "ranges", {})},
+                               source=source))
     _CLASSES[name] = (cls, source)
     return name
 
@@ -206,6 +221,9 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
     log = np.zeros((0, 5), np.int64) if log is None else log
     order = np.zeros(0, np.int64)
     queue = list(answers or [])
+    stateful = any(getattr(o, "uses_state", False) for o in objs.values())
+    if stateful:
+        st[nb.ST_MODE] = nb.MODE_SNAPSHOT
     while True:
         rng[0] = nb.game_seed_nb(np.uint64(seed), np.uint64(gi))
         active = np.ones(4 * n, np.int64)
@@ -215,6 +233,8 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
             break
         who = int(seatmap[st[nb.ST_ERR_SEAT]])
         d = Decision.from_obs(obs, int(rng[0]) ^ len(queue))
+        if stateful and d.kind == "play" and getattr(objs[who], "uses_state", False):
+            d.state = RoundState(n, gcol, grank, gpts, ri, rf, hand, hlen, pile, disc, active, st, res, slot)
         v = _ask(objs[who], str(specs[who]), d)
         if on_decision is not None:
             on_decision(d, v, int(st[nb.ST_ERR_VAL]))

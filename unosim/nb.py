@@ -45,7 +45,17 @@ ST_ERR = 6          # 1 a refused or missing scripted answer, 2 a policy answere
 ST_ERR_KIND = 7     # policy error: the decision (D_*), the bad value and the seat
 ST_ERR_VAL = 8
 ST_ERR_SEAT = 9
-NST = 12
+# control slots, set by the caller and kept by play_round_nb (it clears only the slots above)
+ST_MODE = 10        # bit 0: save a snapshot at every normal-turn play decision; bit 1: resume from one
+ST_FORCE_N = 11     # POL_FORCED: answers queued for the first decisions of the forced seat (at most 2)
+ST_FORCE_POS = 12   # POL_FORCED: answers used so far
+ST_FORCE_BASE = 13  # POL_FORCED: the policy (POL_RANDOM / POL_GREEDY) the seat plays after its answers
+ST_FORCE = 14       # POL_FORCED: (decision kind, answer) pairs at ST_FORCE + 2k
+ST_SNAP = 18        # the loop state of the round at the snapshot (see _snap_save); NSNAP slots
+NSNAP = 24
+NST = ST_SNAP + NSNAP
+MODE_SNAPSHOT = 1
+MODE_RESUME = 2
 
 # ---- per-round results (res) ------------------------------------------------------------------------
 RES_WINNER = 0
@@ -487,6 +497,48 @@ def _filter_play_options(p, hl, nopt, cur, side, color_turn, no_wd4_out, wd4_ok,
 
 
 # ================================================================================================
+# The resumable state.  A round paused at a normal-turn play decision is its arrays (hand, hlen,
+# pile, disc, active, res, st, rng) plus the loop state below, saved into st[ST_SNAP:] when
+# st[ST_MODE] has MODE_SNAPSHOT.  Copy those arrays, set st[ST_MODE] = MODE_RESUME, and
+# play_round_nb continues from that decision (unosim.lookahead plays its rollouts this way).
+# ================================================================================================
+@njit(cache=True, _nrt=False, inline="always")
+def _snap_save(st, side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked,
+               skip_next, turns, winner, loser, last_actor, no_response, pend_bounced, pend_noskip, cont_stack,
+               stack_count, revert_dir, color_turn):
+    st[ST_SNAP + 0] = side
+    st[ST_SNAP + 1] = p
+    st[ST_SNAP + 2] = d
+    st[ST_SNAP + 3] = cur
+    st[ST_SNAP + 4] = pend_kind
+    st[ST_SNAP + 5] = pend_n
+    st[ST_SNAP + 6] = pend_from
+    st[ST_SNAP + 7] = 1 if pend_guilty else 0
+    st[ST_SNAP + 8] = pend_prev_color
+    st[ST_SNAP + 9] = pend_stacked
+    st[ST_SNAP + 10] = skip_next
+    st[ST_SNAP + 11] = turns
+    st[ST_SNAP + 12] = winner
+    st[ST_SNAP + 13] = loser
+    st[ST_SNAP + 14] = last_actor
+    st[ST_SNAP + 15] = 1 if no_response else 0
+    st[ST_SNAP + 16] = 1 if pend_bounced else 0
+    st[ST_SNAP + 17] = 1 if pend_noskip else 0
+    st[ST_SNAP + 18] = 1 if cont_stack else 0
+    st[ST_SNAP + 19] = stack_count
+    st[ST_SNAP + 20] = 1 if revert_dir else 0
+    st[ST_SNAP + 21] = 1 if color_turn else 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _snap_load(st):
+    b = ST_SNAP
+    return (st[b], st[b + 1], st[b + 2], st[b + 3], st[b + 4], st[b + 5], st[b + 6], st[b + 7] != 0, st[b + 8],
+            st[b + 9], st[b + 10], st[b + 11], st[b + 12], st[b + 13], st[b + 14], st[b + 15] != 0,
+            st[b + 16] != 0, st[b + 17] != 0, st[b + 18] != 0, st[b + 19], st[b + 20] != 0, st[b + 21] != 0)
+
+
+# ================================================================================================
 # One round
 # ================================================================================================
 @njit(cache=True, _nrt=False)
@@ -501,10 +553,16 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     ncards = fcol.shape[1]
     side = 0
     logon = log.shape[0] > 0
-    for k in range(NST):
-        st[k] = 0
-    for k in range(res.shape[0]):
-        res[k] = 0
+    resume = (st[ST_MODE] & MODE_RESUME) != 0
+    snap_on = (st[ST_MODE] & MODE_SNAPSHOT) != 0
+    if resume:
+        for k in range(ST_SCRIPT_POS, ST_MODE):
+            st[k] = 0
+    else:
+        for k in range(ST_MODE):
+            st[k] = 0
+        for k in range(res.shape[0]):
+            res[k] = 0
 
     # ---- rules into locals -------------------------------------------------------------------
     H = ri[RI_HAND_SIZE]
@@ -606,41 +664,50 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     if ri[RI_HP_INVIS_BLOCKS] != 0:
         resp_flags |= 1024
 
-    # active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands emptied,
-    # active[3n:4n] seated in the match (input)
-    n_active = 0
-    for s in range(n):
-        active[s] = active[3 * n + s]
-        n_active += active[s]
-        active[n + s] = 0
-        active[2 * n + s] = 0
-        hlen[s] = 0
-    n_seated = n_active
-
-    # ---- shuffle and deal ----------------------------------------------------------------------
-    rigged = order.shape[0] > 0
-    # The pile holds the deck with its top at the end: pile[ncards-1-i] = i-th card from the top.
-    # A rigged ``order`` is [hand size of seat 0 .. seat n-1, card ids from the top down].
-    if rigged:
-        for i in range(ncards):
-            pile[ncards - 1 - i] = order[n + i]
+    if resume:
+        # the hands, piles, ``active`` and counters are the caller's copy of a snapshot (see _snap_save)
+        n_active = 0
+        for s in range(n):
+            n_active += active[s]
+        n_seated = 0
+        for s in range(n):
+            n_seated += active[3 * n + s]
     else:
-        for i in range(ncards):
-            pile[i] = i
-        for i in range(ncards - 1, 0, -1):
-            j = randint_nb(rng, i + 1)
-            t = pile[i]
-            pile[i] = pile[j]
-            pile[j] = t
-    top_i = ncards - 1
-    for s in range(n):
-        hs = (order[s] if rigged else H) if active[s] else 0
-        for k in range(hs):
-            hand[s, k] = pile[top_i]
-            top_i -= 1
-        hlen[s] = hs
-    st[ST_PILE_N] = top_i + 1
-    st[ST_DISC_N] = 0
+        # active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands emptied,
+        # active[3n:4n] seated in the match (input)
+        n_active = 0
+        for s in range(n):
+            active[s] = active[3 * n + s]
+            n_active += active[s]
+            active[n + s] = 0
+            active[2 * n + s] = 0
+            hlen[s] = 0
+        n_seated = n_active
+
+        # ---- shuffle and deal ----------------------------------------------------------------------
+        rigged = order.shape[0] > 0
+        # The pile holds the deck with its top at the end: pile[ncards-1-i] = i-th card from the top.
+        # A rigged ``order`` is [hand size of seat 0 .. seat n-1, card ids from the top down].
+        if rigged:
+            for i in range(ncards):
+                pile[ncards - 1 - i] = order[n + i]
+        else:
+            for i in range(ncards):
+                pile[i] = i
+            for i in range(ncards - 1, 0, -1):
+                j = randint_nb(rng, i + 1)
+                t = pile[i]
+                pile[i] = pile[j]
+                pile[j] = t
+        top_i = ncards - 1
+        for s in range(n):
+            hs = (order[s] if rigged else H) if active[s] else 0
+            for k in range(hs):
+                hand[s, k] = pile[top_i]
+                top_i -= 1
+            hlen[s] = hs
+        st[ST_PILE_N] = top_i + 1
+        st[ST_DISC_N] = 0
     # the observation is built only for the policies that read it (not random, greedy, scripted)
     obs_on = False
     for s in range(n):
@@ -656,90 +723,97 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         obs[OBS_TWO_SIDED] = two
         _pub(obs, 0, 1, -1, 0, -1, -1)
 
-    # ---- starting card (RULES.md 1.5) ----------------------------------------------------------
-    replace_special = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
-    wild_redraw = ri[RI_START_WILD] == 1
-    wd4_redraw = ri[RI_START_WD4] == 0
-    flip_start_redraw = ri[RI_FLIP_START_FLIP] == 1
-    return_middle = ri[RI_START_RETURN_METHOD] == 1
-    while True:
-        k = st[ST_PILE_N] - 1
-        c = pile[k]
-        r = frank[side, c]
-        bad = (_IS_WDRAW[r] and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9) \
-            or (r == FLIP and flip_start_redraw) or r == HOWLER or r == INVIS_WILD
-        if not bad or k == 0:
-            st[ST_PILE_N] = k
-            break
-        # Put it back: into the middle of the pile, or at a uniformly random place (the pile is
-        # already in uniformly random order, so this is the same as reshuffling the whole pile).
-        pos = k // 2 if return_middle else randint_nb(rng, k + 1)
-        for i in range(k, pos, -1):
-            pile[i] = pile[i - 1]
-        pile[pos] = c
-        if logon:
-            _log(log, st, EV_START_REDRAW, -1, c, pos, 0)
-    disc[0] = c
-    st[ST_DISC_N] = 1
-    if first < 0:
-        first = _nxt(dealer, 1, n, active)
-    d = 1
-    p = first
-    cur = fcol[side, c]
-    srank = frank[side, c]
-    # pending attack on the scheduled player p
-    pend_kind = -1      # rank of the attacking card (SKIP, DRAW2, WD4, ...) or -1
-    pend_n = 0          # cards to draw
-    pend_from = -1      # who played the attack
-    pend_guilty = False  # last Wild Draw Four broke the restriction
-    pend_prev_color = 0  # colour before the last Wild Draw Four
-    pend_stacked = 0    # cards in the current stack chain
-    skip_next = 0       # bit mask of seats that lose their next turn (challenge option)
-    if srank == SKIP:
-        pend_kind = SKIP
-        pend_from = dealer
-    elif srank == REVERSE:
-        if n_active == 2 and rev_as_skip:
+    if resume:
+        (side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked, skip_next,
+         turns, winner, loser, last_actor, no_response, pend_bounced, pend_noskip, cont_stack, stack_count,
+         revert_dir, color_turn) = _snap_load(st)
+        end = END_WIN
+        just_played = False
+    else:
+        # ---- starting card (RULES.md 1.5) ----------------------------------------------------------
+        replace_special = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
+        wild_redraw = ri[RI_START_WILD] == 1
+        wd4_redraw = ri[RI_START_WD4] == 0
+        flip_start_redraw = ri[RI_FLIP_START_FLIP] == 1
+        return_middle = ri[RI_START_RETURN_METHOD] == 1
+        while True:
+            k = st[ST_PILE_N] - 1
+            c = pile[k]
+            r = frank[side, c]
+            bad = (_IS_WDRAW[r] and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9) \
+                or (r == FLIP and flip_start_redraw) or r == HOWLER or r == INVIS_WILD
+            if not bad or k == 0:
+                st[ST_PILE_N] = k
+                break
+            # Put it back: into the middle of the pile, or at a uniformly random place (the pile is
+            # already in uniformly random order, so this is the same as reshuffling the whole pile).
+            pos = k // 2 if return_middle else randint_nb(rng, k + 1)
+            for i in range(k, pos, -1):
+                pile[i] = pile[i - 1]
+            pile[pos] = c
+            if logon:
+                _log(log, st, EV_START_REDRAW, -1, c, pos, 0)
+        disc[0] = c
+        st[ST_DISC_N] = 1
+        if first < 0:
+            first = _nxt(dealer, 1, n, active)
+        d = 1
+        p = first
+        cur = fcol[side, c]
+        srank = frank[side, c]
+        # pending attack on the scheduled player p
+        pend_kind = -1      # rank of the attacking card (SKIP, DRAW2, WD4, ...) or -1
+        pend_n = 0          # cards to draw
+        pend_from = -1      # who played the attack
+        pend_guilty = False  # last Wild Draw Four broke the restriction
+        pend_prev_color = 0  # colour before the last Wild Draw Four
+        pend_stacked = 0    # cards in the current stack chain
+        skip_next = 0       # bit mask of seats that lose their next turn (challenge option)
+        if srank == SKIP:
             pend_kind = SKIP
             pend_from = dealer
-        else:
-            d = -1
-            if ri[RI_START_REVERSE_FIRST] == 0:
-                p = dealer
+        elif srank == REVERSE:
+            if n_active == 2 and rev_as_skip:
+                pend_kind = SKIP
+                pend_from = dealer
             else:
-                p = _nxt(dealer, -1, n, active)
-    elif _DRAW_N[srank] > 0 and fcol[side, c] != BLACK:
-        pend_kind = srank  # Draw Two / Draw One / Draw Three: the first player draws and is skipped
-        pend_n = _DRAW_N[srank]
-        pend_from = dealer
-    elif srank == FLIP:
-        # RULES.md 2.12: the flip is carried out; the revealed dark face has no action
-        _flip_nb(pile, disc, st)
-        side = 1 - side
-        c = disc[0]
-        cur = fcol[side, c]
-        res[RES_FLIPS] += 1
-        if cur == BLACK:
+                d = -1
+                if ri[RI_START_REVERSE_FIRST] == 0:
+                    p = dealer
+                else:
+                    p = _nxt(dealer, -1, n, active)
+        elif _DRAW_N[srank] > 0 and fcol[side, c] != BLACK:
+            pend_kind = srank  # Draw Two / Draw One / Draw Three: the first player draws and is skipped
+            pend_n = _DRAW_N[srank]
+            pend_from = dealer
+        elif srank == FLIP:
+            # RULES.md 2.12: the flip is carried out; the revealed dark face has no action
+            _flip_nb(pile, disc, st)
+            side = 1 - side
+            c = disc[0]
+            cur = fcol[side, c]
+            res[RES_FLIPS] += 1
+            if cur == BLACK:
+                cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+        elif fcol[side, c] == BLACK:
             cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-    elif fcol[side, c] == BLACK:
-        cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-    if logon:
-        _log(log, st, EV_DEAL_START, p, c, cur, d)
+        if logon:
+            _log(log, st, EV_DEAL_START, p, c, cur, d)
 
-    turns = 0
-    winner = -1
-    loser = -1
-    end = END_WIN
-    just_played = False
-    last_actor = -1
-    no_response = pend_kind >= 0  # RULES.md 1.5: a starting card's attack simply happens (no answer)
-    pend_bounced = False  # the pending attack was bounced back (reverse_bounce)
-    pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
-    cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
-    stack_count = 0
-    # reverse_single_turn: the direction returns after one turn (also after a starting Reverse)
-    revert_dir = rev_single and srank == REVERSE and d == -1
-    color_turn = False   # speed_draw_no_skip: this turn must match the colour (or be black)
+        turns = 0
+        winner = -1
+        loser = -1
+        end = END_WIN
+        just_played = False
+        last_actor = -1
+        no_response = pend_kind >= 0  # RULES.md 1.5: a starting card's attack simply happens (no answer)
+        pend_bounced = False  # the pending attack was bounced back (reverse_bounce)
+        pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
+        cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
+        stack_count = 0
+        # reverse_single_turn: the direction returns after one turn (also after a starting Reverse)
+        revert_dir = rev_single and srank == REVERSE and d == -1
+        color_turn = False   # speed_draw_no_skip: this turn must match the colour (or be black)
     while True:
         if st[ST_ERR] != 0:
             end = END_SCRIPT if st[ST_ERR] == 1 else (END_POLICY if st[ST_ERR] == 2 else END_PAUSED)
@@ -918,23 +992,26 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
 
         if play_c < 0:
             # ---- a normal turn of p -----------------------------------------------------------
-            if skip_next != 0 and (skip_next >> p) & 1:
-                skip_next &= ~(1 << p)
-                if logon:
-                    _log(log, st, EV_SKIPPED, p, -1, 1, 0)
-                p = _nxt(p, d, n, active)
-                continue
-            if revert_dir:
-                revert_dir = False
-                d = -d
-            turns += 1
-            if penalties:
-                if p_mistake > 0.0 and rand01_nb(rng) < p_mistake:
-                    give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                if p_hint > 0.0 and rand01_nb(rng) < p_hint:
-                    give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                if p_illegal > 0.0 and rand01_nb(rng) < p_illegal and rand01_nb(rng) < p_detect:
-                    give_cards_nb(p, illegal_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+            if resume:
+                resume = False  # a resumed round starts at this decision: its turn began before the snapshot
+            else:
+                if skip_next != 0 and (skip_next >> p) & 1:
+                    skip_next &= ~(1 << p)
+                    if logon:
+                        _log(log, st, EV_SKIPPED, p, -1, 1, 0)
+                    p = _nxt(p, d, n, active)
+                    continue
+                if revert_dir:
+                    revert_dir = False
+                    d = -d
+                turns += 1
+                if penalties:
+                    if p_mistake > 0.0 and rand01_nb(rng) < p_mistake:
+                        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                    if p_hint > 0.0 and rand01_nb(rng) < p_hint:
+                        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                    if p_illegal > 0.0 and rand01_nb(rng) < p_illegal and rand01_nb(rng) < p_detect:
+                        give_cards_nb(p, illegal_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
             # the options of p: the hand indices of its legal cards in hand order (a Wild Draw Four
             # that breaks the restriction is moved behind them as a bluff where bluffing is allowed)
             hl = hlen[p]
@@ -972,6 +1049,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             if obs_on:
                 _pub(obs, turns, d, pend_kind, pend_n, pend_from, pend_prev_color)
             pflag = (1 if (bluff_ok and guilty and n_wd4 > 0) else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
+            if snap_on:
+                _snap_save(st, side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color,
+                           pend_stacked, skip_next, turns, winner, loser, last_actor, no_response, pend_bounced,
+                           pend_noskip, cont_stack, stack_count, revert_dir, color_turn)
             choice = decide_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
             if st[ST_ERR] != 0:
                 continue  # an illegal or missing scripted move ends the round before anything happens
@@ -1594,6 +1675,24 @@ def none_ok_nb(kind, flag):
 
 
 @njit(cache=True, _nrt=False)
+def forced_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng, st):
+    """A rollout's seat (unosim.lookahead): the answers queued in st[ST_FORCE:] for its first decisions
+    (each for one decision kind; the queue is dropped at the first decision of another kind), then the
+    built-in policy st[ST_FORCE_BASE]."""
+    k = st[ST_FORCE_POS]
+    if k < st[ST_FORCE_N]:
+        if st[ST_FORCE + 2 * k] == kind:
+            v = st[ST_FORCE + 2 * k + 1]
+            st[ST_FORCE_POS] = k + 1
+            if v >= 0 and v < nopt or (v == -1 and none_ok_nb(kind, flag)):
+                return v
+        st[ST_FORCE_N] = 0
+    if st[ST_FORCE_BASE] == POL_GREEDY:
+        return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+    return random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+
+
+@njit(cache=True, _nrt=False)
 def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
                    disc, active, st, rng, script, ufn):
     """Every policy but random and greedy: scripted, or one called through the slot ``ufn`` with its
@@ -1601,19 +1700,24 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
     pid = pol[p]
     if pid == POL_SCRIPTED:
         return scripted_nb(kind, p, nopt, flag, side, obs, hand, fcol, frank, script, st)
+    if st[ST_ERR] != 0:
+        # the round is ending (a seat paused, or a policy erred): the decisions still asked on the way out
+        # neither build an observation (a paused seat's is in obs) nor call a policy
+        return -1 if none_ok_nb(kind, flag) or kind == D_SWAP_TARGET else 0
+    if pid == POL_FORCED:
+        return forced_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng, st)
     ok_none = none_ok_nb(kind, flag)
     if pid == POL_EXTERNAL:
         # a plain-Python seat: its answers so far are queued in ``script``; at the first decision
         # without one the round pauses with this decision's observation in obs (ST_ERR = 3)
         k = st[ST_SCRIPT_POS]
-        if st[ST_ERR] != 0 or k >= script.shape[0]:
-            if st[ST_ERR] == 0:
-                build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts,
-                             disc, active, st)
-                st[ST_ERR] = 3
-                st[ST_ERR_KIND] = kind
-                st[ST_ERR_SEAT] = p
-                st[ST_ERR_VAL] = st[ST_LOG_N]  # events logged before this decision (unosim trace)
+        if k >= script.shape[0]:
+            build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts,
+                         disc, active, st)
+            st[ST_ERR] = 3
+            st[ST_ERR_KIND] = kind
+            st[ST_ERR_SEAT] = p
+            st[ST_ERR_VAL] = st[ST_LOG_N]  # events logged before this decision (unosim trace)
             return -1 if ok_none or kind == D_SWAP_TARGET else 0
         st[ST_SCRIPT_POS] = k + 1
         v = script[k]

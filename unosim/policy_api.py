@@ -88,7 +88,7 @@ import numpy as np
 from numba import njit
 
 from . import enums as E
-from . import heuristics_nb, nb
+from . import heuristics_nb, lookahead, nb  # noqa: F401  (lookahead registers the lookahead policy)
 from .enums import *  # noqa: F403  (the interface constants: D_*, OBS_*, colours, ranks)
 from .external import PythonPolicy, register_class
 from .heuristics_nb import (  # noqa: F401
