@@ -30,7 +30,7 @@ from .sim import SimulationResult, check_rules_fit_deck, simulate
 from .stats import z_value
 from .validate import MAX_PLAYERS, MIN_PLAYERS
 
-__all__ = ["Study", "StudyResult", "STUDIES", "run_study", "house_rule_arms", "main"]
+__all__ = ["Study", "StudyResult", "STUDIES", "run_study", "run_cell", "house_rule_arms", "main"]
 
 #: Where the study scripts keep their cells (the default root of :mod:`unosim.store`).
 DEFAULT_STORE = Path("results") / "store"
@@ -184,7 +184,7 @@ def _check_study(name: str) -> Study:
     return STUDIES[name]
 
 
-def _run_cell(label: str, kw: dict[str, Any], games: int, seed: int, threads: int | None, progress: bool,
+def run_cell(label: str, kw: dict[str, Any], games: int, seed: int, threads: int | None, progress: bool,
               store: Path | str | None) -> tuple[SimulationResult, str]:
     """One cell's result and a note on where its games came from.  With a ``store`` the cell's
     records come from the results store (:mod:`unosim.store`): stored games are reused, only the
@@ -218,7 +218,7 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
     t0 = time.perf_counter()
     runs = []
     for label, kw in (cells if cells is not None else study.cells()):
-        r, note = _run_cell(label, kw, n_games, seed, threads, progress, store)
+        r, note = run_cell(label, kw, n_games, seed, threads, progress, store)
         if r.interrupted:
             raise KeyboardInterrupt
         save_run(r, out_dir / "runs" / slug(label))
