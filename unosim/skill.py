@@ -21,14 +21,20 @@ Design
 * **Win rates.**  The focal entry's win rate ("win rate per seat": its wins / games) with a Wilson
   interval; rounds stopped at the turn cap count as lost.  The *edge* is the win rate minus the
   fair share 1/players, in percentage points, its interval the Wilson interval shifted; the
-  control arm's edge is the fair baseline (within its interval of 0).  The *paired effect* is the
+  control arm's edge is the fair baseline (within its interval of 0).  The *paired edge* is the
   best arm's focal win indicator minus the control arm's on the same deals, with the normal
-  interval of the mean paired difference (:func:`unosim.paired.mean_row`).
+  interval of the mean paired difference (:func:`unosim.paired.mean_row`).  It is the headline
+  estimate: the control arm's expected win rate is exactly the fair share (every seat equally
+  often; less the rare rounds stopped at the turn cap), so the paired edge estimates the same
+  edge over the fair share with the deals' luck, which both arms share, cancelled.  The
+  *relative edge* is players x paired edge (the edge as a fraction of the fair share).
 * **Matches.**  The per-match edge is the match win rate minus 1/players; the per-round edge
   within those matches is the focal entry's round wins / rounds played minus 1/players, with the
-  cluster-robust ratio error (:func:`unosim.stats.ratio_se`, matches as clusters).  The
-  *amplification* is match edge / round edge (both in pp over the same fair share), with a
-  bootstrap interval over matches.
+  cluster-robust ratio error (:func:`unosim.stats.ratio_se`, matches as clusters).  Both are also
+  paired against the control arm on the same matches (the round edge as a difference of the two
+  arms' ratios, its error from the per-match linearised residuals).  The *amplification* is the
+  paired match edge / the paired round edge (both in pp over the same fair share), with a
+  percentile bootstrap interval over matches (the same resampled matches in both arms).
 * **Variance decomposition.**  Per deal ``g`` there are two outcomes: the focal seat's win
   indicator under greedy (``a_g``) and under the best strategy (``b_g``): a two-way layout,
   strategy x deal, without replication.  A mixed model ``Y = mu + strategy + deal + residual``
@@ -65,7 +71,18 @@ from .io import save_run, slug
 from .pages import Page, PageFigure, Section, write_pages
 from .paired import mean_row
 from .policies import parse_policy
-from .report import _STYLE, DPI, FIGSIZE, OKABE_ITO, _dodge, _legend, _save, _set_title, fmt_pm, reproduce_command
+from .report import (
+    _STYLE,
+    DPI,
+    FIGSIZE,
+    OKABE_ITO,
+    _dodge,
+    _legend,
+    _save,
+    _set_title,
+    fmt_pm,
+    reproduce_command,
+)
 from .sim import check_simulate
 from .stats import proportion_ci, ratio_se, z_value
 from .studies import DEFAULT_STORE, _pp, run_cell
@@ -94,8 +111,8 @@ MATCH = {"mode": "match", "scoring": "standard", "target": 500}
 RULES_PLAYERS = 4
 PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 MATCH_PLAYERS = (2, 4, 6)
-QUICK_GAMES, REAL_GAMES = 60_000, 1_000_000
-QUICK_MATCHES, REAL_MATCHES = 6_000, 100_000
+QUICK_GAMES, REAL_GAMES = 100_000, 500_000
+QUICK_MATCHES, REAL_MATCHES = 10_000, 50_000
 BOOTSTRAP = 400
 ARMS = ("control", "best")
 LEVEL = 0.95
@@ -184,23 +201,22 @@ def _rate(wins: np.ndarray, players: int, prefix: str) -> dict[str, float]:
             f"{prefix}_edge": p - fair, f"{prefix}_edge_lo": lo - fair, f"{prefix}_edge_hi": hi - fair}
 
 
-def _paired(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
+def _paired(a: np.ndarray, b: np.ndarray, players: int) -> dict[str, float]:
+    """Paired edge b - a with its interval, the relative edge and the variance ratio of the pairing."""
     d = mean_row(b - a, LEVEL)
     den = a.var(ddof=1) + b.var(ddof=1) if len(a) > 1 else float("nan")
     ratio = float((b - a).var(ddof=1) / den) if den and den > 0 else float("nan")
-    return {"effect": d["mean"], "effect_lo": d["ci_lo"], "effect_hi": d["ci_hi"], "variance_ratio": ratio}
+    return {"paired_edge": d["mean"], "paired_edge_lo": d["ci_lo"], "paired_edge_hi": d["ci_hi"],
+            "relative_edge": players * d["mean"], "relative_lo": players * d["ci_lo"],
+            "relative_hi": players * d["ci_hi"], "variance_ratio": ratio}
 
 
 def edge_row(control: pd.DataFrame, best: pd.DataFrame, players: int) -> dict[str, Any]:
     """The focal seat's win rate and edge in both arms of a round cell, and the paired effect."""
     _check_paired(control, best)
     a, b = focal_wins(control), focal_wins(best)
-    best_rate = _rate(b, players, "best")
-    rel = {"relative_edge": players * best_rate["best_rate"] - 1.0,
-           "relative_lo": players * best_rate["best_lo"] - 1.0,
-           "relative_hi": players * best_rate["best_hi"] - 1.0}
-    return {"players": players, "games": len(b), "fair_share": 1.0 / players, **best_rate,
-            **_rate(a, players, "control"), **rel, **_paired(a, b)}
+    return {"players": players, "games": len(b), "fair_share": 1.0 / players, **_rate(b, players, "best"),
+            **_rate(a, players, "control"), **_paired(a, b, players)}
 
 
 def seat_rows(records: pd.DataFrame, players: int) -> list[dict[str, Any]]:
@@ -214,49 +230,67 @@ def seat_rows(records: pd.DataFrame, players: int) -> list[dict[str, Any]]:
             for s in range(players)]
 
 
-def _amplification(mw: np.ndarray, rw: np.ndarray, rounds: np.ndarray, players: int, seed: int,
+def _round_rates(rec: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per match: the focal entry's round wins and the rounds played."""
+    return focal_round_wins(rec, players), rec["rounds"].to_numpy(np.float64)
+
+
+def _ratio_difference(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray
+                      ) -> tuple[float, float]:
+    """sum(num_b)/sum(den_b) - sum(num_a)/sum(den_a) on paired clusters, with the delta-method error
+    of :func:`unosim.stats.ratio_se` applied to the per-cluster difference of linearised residuals."""
+    m = len(num_a)
+    ra, rb = num_a.sum() / den_a.sum(), num_b.sum() / den_b.sum()
+    if m < 2:
+        return float(rb - ra), float("nan")
+    u = (num_b - rb * den_b) / den_b.mean() - (num_a - ra * den_a) / den_a.mean()
+    return float(rb - ra), float(np.sqrt((u ** 2).sum() / (m * (m - 1))))
+
+
+def _amplification(control: pd.DataFrame, best: pd.DataFrame, players: int, seed: int,
                    boot: int = BOOTSTRAP) -> tuple[float, float, float]:
-    """Match edge / round edge with a percentile bootstrap interval over matches (NaN interval when
-    the round edge's bootstrap replicates do not all have the sign of its estimate)."""
-    fair = 1.0 / players
+    """Paired match edge / paired round edge with a percentile bootstrap interval over matches (the
+    same matches resampled in both arms; NaN interval unless every replicate's round edge has the
+    sign of the estimate, i.e. the round edge is clearly away from 0)."""
+    ma, mb = focal_wins(control), focal_wins(best)
+    (wa, na), (wb, nb) = _round_rates(control, players), _round_rates(best, players)
 
-    def ratio(idx: np.ndarray | None) -> float:
-        m, w, r = (mw, rw, rounds) if idx is None else (mw[idx], rw[idx], rounds[idx])
-        den = w.sum() / r.sum() - fair
-        return (m.mean() - fair) / den if den != 0 else float("nan")
+    def parts(idx: np.ndarray) -> tuple[float, float]:
+        return (mb[idx].mean() - ma[idx].mean(),
+                wb[idx].sum() / nb[idx].sum() - wa[idx].sum() / na[idx].sum())
 
-    est = ratio(None)
-    rng = np.random.default_rng(seed)
-    reps, signs = [], []
-    for _ in range(boot):
-        idx = rng.integers(0, len(mw), len(mw))
-        signs.append(np.sign(rw[idx].sum() / rounds[idx].sum() - fair))
-        reps.append(ratio(idx))
-    base = np.sign(rw.sum() / rounds.sum() - fair)
-    if len(mw) < 2 or base == 0 or not np.all(np.array(signs) == base):
+    match_edge, round_edge = parts(np.arange(len(ma)))
+    est = match_edge / round_edge if round_edge != 0 else float("nan")
+    if len(ma) < 2 or round_edge == 0:
         return est, float("nan"), float("nan")
-    lo, hi = np.percentile(reps, [100 * (1 - LEVEL) / 2, 100 * (1 + LEVEL) / 2])
+    rng = np.random.default_rng(seed)
+    reps = np.array([parts(rng.integers(0, len(ma), len(ma))) for _ in range(boot)])
+    if not np.all(np.sign(reps[:, 1]) == np.sign(round_edge)):
+        return est, float("nan"), float("nan")
+    lo, hi = np.percentile(reps[:, 0] / reps[:, 1], [100 * (1 - LEVEL) / 2, 100 * (1 + LEVEL) / 2])
     return est, float(lo), float(hi)
 
 
 def match_row(control: pd.DataFrame, best: pd.DataFrame, players: int, seed: int = 0) -> dict[str, Any]:
-    """Per-match and per-round edge of the focal entry over the same matches, both arms."""
+    """Per-match and per-round edge of the focal entry over the same matches: both arms, and paired."""
     _check_paired(control, best)
     z = z_value(LEVEL)
-    row: dict[str, Any] = {"players": players, "matches": len(best), "fair_share": 1.0 / players}
+    fair = 1.0 / players
+    row: dict[str, Any] = {"players": players, "matches": len(best), "fair_share": fair}
     for arm, rec in (("control", control), ("best", best)):
-        mw = focal_wins(rec)
-        row.update({k.replace(f"{arm}_", f"{arm}_match_"): v for k, v in _rate(mw, players, arm).items()})
-        rw, rounds = focal_round_wins(rec, players), rec["rounds"].to_numpy(np.float64)
-        r, se = ratio_se(rw, rounds)
-        row.update({f"{arm}_round_rate": r, f"{arm}_round_edge": r - 1.0 / players,
-                    f"{arm}_round_edge_lo": r - z * se - 1.0 / players,
-                    f"{arm}_round_edge_hi": r + z * se - 1.0 / players,
+        row.update({k.replace(f"{arm}_", f"{arm}_match_"): v
+                    for k, v in _rate(focal_wins(rec), players, arm).items()})
+        wins, rounds = _round_rates(rec, players)
+        r, se = ratio_se(wins, rounds)
+        row.update({f"{arm}_round_rate": r, f"{arm}_round_edge": r - fair,
+                    f"{arm}_round_edge_lo": r - z * se - fair, f"{arm}_round_edge_hi": r + z * se - fair,
                     f"{arm}_rounds_per_match": float(rounds.mean())})
-    mw, rw, rounds = focal_wins(best), focal_round_wins(best, players), best["rounds"].to_numpy(np.float64)
-    amp, lo, hi = _amplification(mw, rw, rounds, players, seed)
-    row.update({"amplification": amp, "amplification_lo": lo, "amplification_hi": hi,
-                **{f"match_{k}": v for k, v in _paired(focal_wins(control), mw).items()}})
+    row.update({f"match_{k}": v for k, v in _paired(focal_wins(control), focal_wins(best), players).items()})
+    diff, se = _ratio_difference(*_round_rates(control, players), *_round_rates(best, players))
+    row.update({"round_paired_edge": diff, "round_paired_edge_lo": diff - z * se,
+                "round_paired_edge_hi": diff + z * se})
+    amp, lo, hi = _amplification(control, best, players, seed)
+    row.update({"amplification": amp, "amplification_lo": lo, "amplification_hi": hi})
     return row
 
 
@@ -379,65 +413,68 @@ def _errorbar(ax, x, y, lo, hi, color, label, marker="o", line=False) -> None:
                 capthick=1.6, lw=1.2, color=color, label=label, zorder=3)
 
 
+def _edge_markers(ax, x: np.ndarray, t: pd.DataFrame, best: str, line: bool = False) -> None:
+    """Per cell: the paired edge (the estimate), the best arm's raw edge and the control arm's edge."""
+    _errorbar(ax, x + _dodge(0, 3), t["paired_edge"], t["paired_edge_lo"], t["paired_edge_hi"], OKABE_ITO[0],
+              f"{best}, paired against greedy on the same deals", line=line)
+    _errorbar(ax, x + _dodge(1, 3), t["best_edge"], t["best_edge_lo"], t["best_edge_hi"], OKABE_ITO[5],
+              f"{best}, win rate - fair share", marker="^")
+    _errorbar(ax, x + _dodge(2, 3), t["control_edge"], t["control_edge_lo"], t["control_edge_hi"], "#999999",
+              "greedy in its seat (fair baseline)", marker="s")
+    ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="fair share", zorder=1)
+    ax.yaxis.set_major_formatter(_PP)
+    ax.set_ylabel("Edge over the fair share (pp)")
+
+
 def _edge_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     fig, (ax,) = _new()
     x = np.arange(len(t), dtype=float)
-    _errorbar(ax, x + _dodge(0, 2), t["best_edge"], t["best_edge_lo"], t["best_edge_hi"], OKABE_ITO[0],
-              f"{best} vs {RULES_PLAYERS - 1}x {OPPONENT}")
-    _errorbar(ax, x + _dodge(1, 2), t["control_edge"], t["control_edge_lo"], t["control_edge_hi"], "#888888",
-              f"{OPPONENT} vs {RULES_PLAYERS - 1}x {OPPONENT} (fair baseline)", marker="s")
-    ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{RULES_PLAYERS})", zorder=1)
+    _edge_markers(ax, x, t, best)
     ax.set_xticks(x, list(t["variant"]))
     ax.set_xlim(-0.6, len(t) - 0.4)
     ax.margins(y=0.2)
-    ax.yaxis.set_major_formatter(_PP)
-    ax.set_ylabel("Win rate minus fair share (pp)")
-    _set_title(ax, "How far above the fair share does skill get?",
-               f"{RULES_PLAYERS} players, {int(t['games'].iloc[0]):,} rounds per arm")
-    fig.text(0.01, 0.0, "Focal seat's round win rate minus 1/4, rotating seats, both arms on the same deals; "
-             "error bars: 95% Wilson interval.", **_NOTE)
-    _legend(ax)
+    _set_title(ax, f"How far above the fair share does {best} get?",
+               f"vs {RULES_PLAYERS - 1} greedy, {RULES_PLAYERS} players, {int(t['games'].iloc[0]):,} rounds per arm")
+    fig.text(0.01, 0.0, "Focal seat rotates; both arms (best, greedy) on the same deals. Error bars: 95% "
+             "intervals (paired difference; Wilson).", **_NOTE)
+    _legend(ax, loc="upper left")
     return _save(fig, path)
 
 
 def _players_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
-    fig, (ax, bx) = _new(width=FIGSIZE[0] * 1.45, cols=2)
+    fig, (ax, bx) = _new(width=FIGSIZE[0] * 1.45, height=FIGSIZE[1] * 1.1, cols=2)
     n = t["players"].to_numpy(float)
-    _errorbar(ax, n - 0.08, t["best_edge"], t["best_edge_lo"], t["best_edge_hi"], OKABE_ITO[0],
-              f"{best} vs greedy", line=True)
-    _errorbar(ax, n + 0.08, t["control_edge"], t["control_edge_lo"], t["control_edge_hi"], "#888888",
-              "greedy vs greedy (fair baseline)", marker="s", line=True)
-    ax.axhline(0.0, ls="--", lw=1.0, color="#555555", zorder=1)
-    ax.yaxis.set_major_formatter(_PP)
-    ax.set_ylabel("Win rate minus fair share (pp)")
+    _edge_markers(ax, n, t, best, line=True)
     ax.set_title("Edge in percentage points", loc="left")
     _errorbar(bx, n, t["relative_edge"], t["relative_lo"], t["relative_hi"], OKABE_ITO[2],
-              f"{best}: win rate / fair share - 1", marker="D", line=True)
+              f"{best}: paired edge x players", marker="D", line=True)
     bx.axhline(0.0, ls="--", lw=1.0, color="#555555", zorder=1)
     bx.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    bx.set_ylabel("Above the fair share (relative)")
+    bx.set_ylabel("Edge as a share of the fair share")
     bx.set_title("Edge relative to the fair share 1/players", loc="left")
     for a in (ax, bx):
         a.set_xticks(n.astype(int))
         a.set_xlabel("Players (official rules)")
-        _legend(a)
-    fig.suptitle(f"How the edge of {best} over greedy changes with the number of players — "
-                 f"{int(t['games'].iloc[0]):,} rounds per arm", x=0.01, ha="left", fontweight="bold")
-    fig.text(0.01, 0.0, "One focal seat, the others greedy, rotating seats, same deals in both arms; "
-             "error bars: 95% Wilson interval.", **_NOTE)
+    handles, labels = ax.get_legend_handles_labels()
+    more = bx.get_legend_handles_labels()
+    fig.legend(handles + more[0], labels + more[1], loc="outside lower center", ncols=3)
+    fig.suptitle(f"The edge of {best} over greedy by number of players — {int(t['games'].iloc[0]):,} rounds per "
+                 "arm\nOne focal seat, the others greedy, rotating seats, the same deals in both arms; error bars: "
+                 "95% intervals", x=0.01, ha="left", fontweight="bold", fontsize=11)
     return _save(fig, path)
 
 
 def _match_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     fig, (ax,) = _new()
     x = np.arange(len(t), dtype=float)
-    _errorbar(ax, x + _dodge(0, 2), t["best_round_edge"], t["best_round_edge_lo"], t["best_round_edge_hi"],
-              OKABE_ITO[1], "per round (rounds of those matches)")
-    _errorbar(ax, x + _dodge(1, 2), t["best_match_edge"], t["best_match_edge_lo"], t["best_match_edge_hi"],
+    _errorbar(ax, x + _dodge(0, 2), t["round_paired_edge"], t["round_paired_edge_lo"], t["round_paired_edge_hi"],
+              OKABE_ITO[1], "per round (the rounds of those matches)")
+    _errorbar(ax, x + _dodge(1, 2), t["match_paired_edge"], t["match_paired_edge_lo"], t["match_paired_edge_hi"],
               OKABE_ITO[0], "per match to 500", marker="s")
-    for xi, (amp, hi) in zip(x, zip(t["amplification"], t["best_match_edge_hi"], strict=True), strict=True):
-        if math.isfinite(amp):
-            ax.annotate(f"x{amp:.1f}", (xi + _dodge(1, 2), hi), xytext=(0, 4), textcoords="offset points",
+    for xi, amp, amp_lo, hi in zip(x, t["amplification"], t["amplification_lo"], t["match_paired_edge_hi"],
+                                   strict=True):
+        if math.isfinite(amp_lo):
+            ax.annotate(f"×{amp:.1f}", (xi + _dodge(1, 2), hi), xytext=(0, 4), textcoords="offset points",
                         ha="center", fontsize=8.5, color=OKABE_ITO[0])
     ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="fair share (1/players)", zorder=1)
     ax.set_xticks(x, [f"{p} players\n{r:.1f} rounds/match" for p, r in zip(t["players"], t["best_rounds_per_match"],
@@ -445,12 +482,12 @@ def _match_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     ax.set_xlim(-0.6, len(t) - 0.4)
     ax.margins(y=0.25)
     ax.yaxis.set_major_formatter(_PP)
-    ax.set_ylabel("Win rate minus fair share (pp)")
-    _set_title(ax, f"Does a small round edge become a large match edge? ({best} vs greedy)",
-               f"official scoring, {int(t['matches'].iloc[0]):,} matches per arm")
-    fig.text(0.01, 0.0, "x: match edge / round edge. Error bars: 95% interval (Wilson for matches; rounds "
-             "clustered by match).", **_NOTE)
-    _legend(ax, loc="upper right")
+    ax.set_ylabel("Edge over the fair share (pp)")
+    _set_title(ax, "A round edge vs a match edge",
+               f"{best} vs greedy, to 500, {int(t['matches'].iloc[0]):,} matches per arm")
+    fig.text(0.01, 0.0, "Paired against greedy on the same matches. ×: match edge / round edge, where the round "
+             "edge is clearly non-zero. Error bars: 95% intervals.", **_NOTE)
+    _legend(ax, loc="upper left")
     return _save(fig, path)
 
 
@@ -476,7 +513,7 @@ def _variance_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
             y = i * (len(COMPONENTS) + 1) + j
             v = max(r[f"share_{k}"], floor)
             lo, hi = max(r[f"share_{k}_lo"], floor), max(r[f"share_{k}_hi"], floor)
-            ax.barh(y, v, left=0, color=colors[k], height=0.75, label=k if i == 0 else None)
+            ax.barh(y, v, left=0, color=colors[k], height=0.75)
             if math.isfinite(lo) and math.isfinite(hi):
                 ax.errorbar(v, y, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="none", ecolor="#333333",
                             capsize=3, lw=1.0)
@@ -485,7 +522,7 @@ def _variance_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
             ticks.append(y)
             labels.append(f"{r['outcome']}, {int(r['players'])}p: {k}")
     ax.set_xscale("log")
-    ax.set_xlim(floor, 3.0)
+    ax.set_xlim(floor, 4.0)
     ax.set_yticks(ticks, labels)
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{100 * v:g}%"))
@@ -495,7 +532,6 @@ def _variance_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     _set_title(ax, "Skill or luck? What explains who wins", f"{best} vs greedy, official rules")
     fig.text(0.01, 0.0, "Variance components of a strategy x deal layout on the same deals; error bars: "
              "95% bootstrap interval over deals.", **_NOTE)
-    _legend(ax, loc="lower right")
     return _save(fig, path)
 
 
@@ -512,48 +548,55 @@ def _share_text(r: pd.Series, k: str) -> str:
     return f"{100 * v:.2g}%{ci}"
 
 
+def _edge_text(r: Any, prefix: str = "") -> str:
+    """The paired edge of a row (``prefix`` e.g. ``match_``) as ``+1.0 ± 0.2 pp``."""
+    return _pp(getattr(r, f"{prefix}paired_edge"), getattr(r, f"{prefix}paired_edge_lo"),
+               getattr(r, f"{prefix}paired_edge_hi"))
+
+
+def _relative_text(r: Any, prefix: str = "") -> str:
+    lo, hi = getattr(r, f"{prefix}relative_lo"), getattr(r, f"{prefix}relative_hi")
+    return f"{100 * getattr(r, f'{prefix}relative_edge'):+.1f}% ± {50 * (hi - lo):.1f}%"
+
+
 def _answer(tabs: dict[str, pd.DataFrame], best: str) -> list[str]:
     lines = []
-    rules = tabs["edge_by_rules"].set_index("variant")
+    rules = tabs["edge_by_rules"]
     if len(rules):
-        top = rules.index[0]
-        r = rules.loc[top]
+        r = rules.iloc[0]
         lines.append(
-            f"{top.capitalize() if top == 'official' else top} rules, {RULES_PLAYERS} players: `{best}` against "
-            f"{RULES_PLAYERS - 1} greedy wins {_rate_pm(r.best_rate, r.best_lo, r.best_hi)} of rounds, an edge of "
-            f"{_pp(r.best_edge, r.best_edge_lo, r.best_edge_hi)} over the fair {100 * r.fair_share:.0f}% "
-            f"(greedy in the same seat on the same deals: {_rate_pm(r.control_rate, r.control_lo, r.control_hi)}, "
-            f"edge {_pp(r.control_edge, r.control_edge_lo, r.control_edge_hi)}; paired effect "
-            f"{_pp(r.effect, r.effect_lo, r.effect_hi)})")
-        others = rules.iloc[1:]
-        if len(others):
-            lines.append("Under the house rules the edge is " + ", ".join(
-                f"{_pp(o.best_edge, o.best_edge_lo, o.best_edge_hi)} ({v})" for v, o in others.iterrows()))
+            f"{r.variant[0].upper()}{r.variant[1:]} rules, {RULES_PLAYERS} players: `{best}` against {RULES_PLAYERS - 1} greedy wins "
+            f"{_rate_pm(r.best_rate, r.best_lo, r.best_hi)} of rounds; its edge over the fair "
+            f"{100 * r.fair_share:.0f}% is {_edge_text(r)} (paired against greedy in the same seat on the same "
+            f"deals; unpaired: {_pp(r.best_edge, r.best_edge_lo, r.best_edge_hi)}; greedy's own edge, the fair "
+            f"baseline: {_pp(r.control_edge, r.control_edge_lo, r.control_edge_hi)})")
+        if len(rules) > 1:
+            lines.append("Under the other rules the edge is " + ", ".join(
+                f"{_edge_text(o)} ({o.variant})" for o in rules.iloc[1:].itertuples()))
     pl = tabs["edge_by_players"]
     if len(pl):
-        lo_r, hi_r = pl.iloc[0], pl.iloc[-1]
+        first, last = pl.iloc[0], pl.iloc[-1]
         big = pl.loc[pl["relative_edge"].idxmax()]
         lines.append(
-            f"With {int(lo_r.players)} players the edge is {_pp(lo_r.best_edge, lo_r.best_edge_lo, lo_r.best_edge_hi)}"
-            f", with {int(hi_r.players)} players {_pp(hi_r.best_edge, hi_r.best_edge_lo, hi_r.best_edge_hi)}; "
-            f"relative to the fair share it is largest with {int(big.players)} players "
-            f"({100 * big.relative_edge:+.1f}% ± {50 * (big.relative_hi - big.relative_lo):.1f}% above 1/{int(big.players)})")
-    for _, m in tabs["matches"].iterrows():
+            f"With {int(first.players)} players the edge is {_edge_text(first)}, with {int(last.players)} players "
+            f"{_edge_text(last)}; relative to the fair share it is largest with {int(big.players)} players "
+            f"({_relative_text(big)} of 1/{int(big.players)})")
+    for m in tabs["matches"].itertuples():
         amp = (f"; the match edge is {m.amplification:.1f} times the round edge (95% interval "
-               f"{m.amplification_lo:.1f}-{m.amplification_hi:.1f})" if math.isfinite(m.amplification_lo) else
-               "; the round edge is too uncertain for a ratio")
+               f"{m.amplification_lo:.1f} to {m.amplification_hi:.1f})" if math.isfinite(m.amplification_lo)
+               else "; the round edge is too close to 0 for a ratio")
         lines.append(
-            f"Match to 500, {int(m.players)} players ({m.best_rounds_per_match:.1f} rounds per match): the round "
-            f"edge {_pp(m.best_round_edge, m.best_round_edge_lo, m.best_round_edge_hi)} becomes a match edge of "
-            f"{_pp(m.best_match_edge, m.best_match_edge_lo, m.best_match_edge_hi)} (match win rate "
-            f"{_rate_pm(m.best_match_rate, m.best_match_lo, m.best_match_hi)} vs fair {100 * m.fair_share:.0f}%)"
-            f"{amp}")
-    for _, r in _headline_variance(tabs["variance"]).iterrows():
+            f"Match to 500, {int(m.players)} players ({m.best_rounds_per_match:.1f} rounds per match): a round edge "
+            f"of {_pp(m.round_paired_edge, m.round_paired_edge_lo, m.round_paired_edge_hi)} becomes a match edge "
+            f"of {_edge_text(m, 'match_')} (match win rate {_rate_pm(m.best_match_rate, m.best_match_lo, m.best_match_hi)}"
+            f" vs the fair {100 * m.fair_share:.0f}%){amp}")
+    for r in _headline_variance(tabs["variance"]).itertuples():
         what = "one round" if r.outcome == "round" else "a whole match to 500"
+        row = pd.Series(r._asdict())
         lines.append(
-            f"Skill vs luck, {what} ({int(r.players)} players): the strategy explains {_share_text(r, 'strategy')} "
-            f"of the variance of whether the seat wins, the deal {_share_text(r, 'deal')}, and "
-            f"{_share_text(r, 'residual')} is left to how play unfolds once the strategies diverge")
+            f"Skill vs luck, {what} ({int(r.players)} players): the strategy explains {_share_text(row, 'strategy')} "
+            f"of the variance of whether the seat wins, the deal {_share_text(row, 'deal')}, and the remaining "
+            f"{_share_text(row, 'residual')} is how play unfolds once the strategies diverge (luck as well)")
     return lines
 
 
@@ -562,33 +605,35 @@ def _frame(head: Sequence[str], rows: Sequence[Sequence[str]]) -> tuple[pd.DataF
 
 
 def _rules_section(t: pd.DataFrame, best: str) -> Section:
-    rows = [[f"`{r.variant}`", _rate_pm(r.best_rate, r.best_lo, r.best_hi),
+    rows = [[f"`{r.variant}`", _rate_pm(r.best_rate, r.best_lo, r.best_hi), _edge_text(r),
              _pp(r.best_edge, r.best_edge_lo, r.best_edge_hi), _rate_pm(r.control_rate, r.control_lo, r.control_hi),
-             _pp(r.control_edge, r.control_edge_lo, r.control_edge_hi), _pp(r.effect, r.effect_lo, r.effect_hi),
-             f"{r.variance_ratio:.2f}", f"{int(r.games):,}"] for r in t.itertuples()]
-    head = ["Rules", f"`{best}` win rate", "Edge over 1/4", "Greedy win rate", "Greedy edge",
-            "Paired effect", "Variance ratio", "Rounds per arm"]
+             _pp(r.control_edge, r.control_edge_lo, r.control_edge_hi), f"{r.variance_ratio:.2f}",
+             f"{int(r.games):,}"] for r in t.itertuples()]
+    head = ["Rules", f"`{best}` win rate", "Edge (paired)", "Edge (unpaired)", "Greedy win rate", "Greedy edge",
+            "Variance ratio", "Rounds per arm"]
     return Section("1. The edge by rules (4 players)", [
         f"The focal seat holds `{best}` (best arm) or `greedy` (control arm); the other three seats are greedy. "
         "Seats rotate, so the focal seat is each seat equally often, and both arms play the same deals. "
-        "*Edge* = win rate minus the fair share 1/4; the control arm's edge is the fair baseline and should be "
-        "0 within its interval. *Paired effect* = best minus control on the same deals; *variance ratio* = "
-        "how much of the unpaired variance the pairing leaves (below 1: common random numbers help). "
-        "`seats.csv` gives the win rate by the seat held."],
-        [_frame(head, rows)], [PageFigure("skill_edge_by_rules.png", "The edge by rules",
-                                          "Edge over the fair share, best and control arm, 95% intervals.")])
+        "*Edge (unpaired)* = the best arm's win rate minus the fair share 1/4. *Greedy edge* = the same for the "
+        "control arm: the fair baseline, 0 within its interval. *Edge (paired)* = best minus control on the same "
+        "deals: the same edge (greedy's expected win rate in its seat is exactly the fair share) with the luck "
+        "of the deals, which both arms share, cancelled; this is the estimate quoted. *Variance ratio* = the "
+        "variance the pairing leaves, as a share of the unpaired one. `seats.csv` gives the win rate by the seat "
+        "held."], [_frame(head, rows)],
+        [PageFigure("skill_edge_by_rules.png", "The edge by rules",
+                    "Edge over the fair share: paired, unpaired, and greedy's (the fair baseline); 95% intervals.")])
 
 
 def _players_section(t: pd.DataFrame, best: str) -> Section:
     rows = [[f"{int(r.players)}", f"{100 * r.fair_share:.1f}%", _rate_pm(r.best_rate, r.best_lo, r.best_hi),
-             _pp(r.best_edge, r.best_edge_lo, r.best_edge_hi), _pp(r.control_edge, r.control_edge_lo, r.control_edge_hi),
-             f"{100 * r.relative_edge:+.1f}% ± {50 * (r.relative_hi - r.relative_lo):.1f}%",
-             _pp(r.effect, r.effect_lo, r.effect_hi), f"{int(r.games):,}"] for r in t.itertuples()]
-    head = ["Players", "Fair share", f"`{best}` win rate", "Edge", "Greedy edge", "Relative edge",
-            "Paired effect", "Rounds per arm"]
+             _edge_text(r), _relative_text(r), _pp(r.best_edge, r.best_edge_lo, r.best_edge_hi),
+             _pp(r.control_edge, r.control_edge_lo, r.control_edge_hi), f"{int(r.games):,}"]
+            for r in t.itertuples()]
+    head = ["Players", "Fair share", f"`{best}` win rate", "Edge (paired)", "Relative edge", "Edge (unpaired)",
+            "Greedy edge", "Rounds per arm"]
     return Section("2. The edge by number of players (official rules)", [
-        "The same two arms with 2 to 10 players. *Relative edge* = win rate / fair share - 1: an edge of "
-        "1 pp is worth more at a table of 10 (fair share 10%) than at a table of 2 (50%)."],
+        "The same two arms with 2 to 10 players. *Relative edge* = paired edge x players, the edge as a share of "
+        "the fair share: 1 pp is worth more at a table of 10 (fair share 10%) than at a table of 2 (50%)."],
         [_frame(head, rows)], [PageFigure("skill_edge_by_players.png", "The edge by number of players",
                                           "Absolute (pp) and relative edge, 95% intervals.")])
 
@@ -596,24 +641,23 @@ def _players_section(t: pd.DataFrame, best: str) -> Section:
 def _match_section(t: pd.DataFrame, best: str) -> Section:
     rows = []
     for r in t.itertuples():
-        amp = (f"{r.amplification:.1f} ({r.amplification_lo:.1f}-{r.amplification_hi:.1f})"
-               if math.isfinite(r.amplification_lo) else (f"{r.amplification:.1f}" if math.isfinite(r.amplification)
-                                                          else "n/a"))
+        amp = (f"{r.amplification:.1f} ({r.amplification_lo:.1f} to {r.amplification_hi:.1f})"
+               if math.isfinite(r.amplification_lo) else "n/a (round edge near 0)")
         rows.append([f"{int(r.players)}", f"{r.best_rounds_per_match:.1f}",
-                     _pp(r.best_round_edge, r.best_round_edge_lo, r.best_round_edge_hi),
-                     _rate_pm(r.best_match_rate, r.best_match_lo, r.best_match_hi),
+                     _pp(r.round_paired_edge, r.round_paired_edge_lo, r.round_paired_edge_hi),
+                     _rate_pm(r.best_match_rate, r.best_match_lo, r.best_match_hi), _edge_text(r, "match_"),
                      _pp(r.best_match_edge, r.best_match_edge_lo, r.best_match_edge_hi),
                      _pp(r.control_match_edge, r.control_match_edge_lo, r.control_match_edge_hi), amp,
                      f"{int(r.matches):,}"])
-    head = ["Players", "Rounds per match", "Round edge", f"`{best}` match win rate", "Match edge",
-            "Greedy match edge", "Match edge / round edge (95%)", "Matches per arm"]
+    head = ["Players", "Rounds per match", "Round edge (paired)", f"`{best}` match win rate", "Match edge (paired)",
+            "Match edge (unpaired)", "Greedy match edge", "Match / round edge (95%)", "Matches per arm"]
     return Section("3. A round vs a match to 500", [
         "Full matches with the official scoring (the round winner scores the cards left in the other hands; "
-        "first to 500 wins). The round edge is measured on the rounds of the same matches. A match is won by "
-        "points, not by round wins, so the ratio of the two edges shows whether the many rounds of a match "
-        "add the small round edge up."],
+        "first to 500 wins), both arms on the same matches. The round edge is measured on the rounds of those "
+        "matches. A match is won on points, not on round wins, so the ratio of the two edges shows whether the "
+        "rounds of a match add a small round edge up into a larger match edge."],
         [_frame(head, rows)], [PageFigure("skill_round_vs_match.png", "A round vs a match to 500",
-                                          "Per-round and per-match edge over the fair share, 95% intervals.")])
+                                          "Paired per-round and per-match edge over the fair share, 95% intervals.")])
 
 
 def _variance_section(t: pd.DataFrame) -> Section:
