@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +25,7 @@ from unosim.skill import (
     variance_components,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 TINY = dict(games=400, matches=40, players=[2, 3], match_players=[2], variants=["official", "stacking"], seed=5,
             threads=1, store=None)
 
@@ -139,3 +142,15 @@ def test_bad_input_gives_one_line_and_exit_2(argv, expect, capsys, tmp_path: Pat
 def test_bad_best_raises_a_policy_error_before_running() -> None:
     with pytest.raises(PolicyError, match="best='hold_wilds,greedy'"):
         run_skill_study(best="hold_wilds,greedy", **TINY)
+
+
+def test_the_script_runs_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "skill"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "study_skill.py"), "--games", "200", "--matches",
+                           "20", "--players", "2", "--match-players", "2", "--best", "hold_wilds", "--threads", "1",
+                           "--out", str(out), "--store", str(tmp_path / "store")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "`hold_wilds` against 3 greedy" in proc.stdout and "Skill vs luck, one round" in proc.stdout
+    assert len(pd.read_csv(out / "edge_by_rules.csv")) == 6 and (out / "report.html").is_file()
+    assert len(list((tmp_path / "store").glob("*/cell.json"))) == 2 * (6 + 1 + 1)
