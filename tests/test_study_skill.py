@@ -62,7 +62,7 @@ def test_tiny_study_writes_every_table_chart_and_page(tiny) -> None:
     assert len(pd.read_csv(tiny.out / "variance.csv")) == 5
     html = (tiny.out / "report.html").read_text()
     assert DEFAULT_BEST in html and "Skill or luck" in html and "strategy explains" in html
-    assert len(tiny.answer) == 6 and any("match edge" in a for a in tiny.answer)
+    assert len(tiny.answer) == 7 and tiny.answer[0].startswith("In short") and any("match edge" in a for a in tiny.answer)
     assert len(list((tiny.out / "runs").iterdir())) == 2 * (2 + 2 + 1)
 
 

@@ -548,10 +548,21 @@ def _rate_pm(rate: float, lo: float, hi: float) -> str:
     return fmt_pm(rate, (hi - lo) / 2, pct=True)
 
 
-def _share_text(r: pd.Series, k: str) -> str:
+def _pct3(x: float) -> str:
+    """A share as a percentage with three significant figures (``0``, ``<0.001``, ``0.0122``, ``71.8``)."""
+    v = 100 * x
+    return "0" if v == 0 else ("<0.001" if abs(v) < 0.001 else f"{v:.3g}")
+
+
+def _share_text(r: pd.Series, k: str, short: bool = False) -> str:
+    """A variance share with its bootstrap interval: ``0.0122% (95% interval 0.0102 to 0.0144%)``, or
+    ``0.0122% (0.0102-0.0144)`` when ``short``."""
     v, lo, hi = r[f"share_{k}"], r[f"share_{k}_lo"], r[f"share_{k}_hi"]
-    ci = f" (95% interval {100 * lo:.3g} to {100 * hi:.3g}%)" if math.isfinite(lo) else ""
-    return f"{100 * v:.3g}%{ci}"
+    if not math.isfinite(lo):
+        return f"{_pct3(v)}%"
+    if short:
+        return f"{_pct3(v)}% ({_pct3(lo)}-{_pct3(hi)})"
+    return f"{_pct3(v)}% (95% interval {_pct3(lo)} to {_pct3(hi)}%)"
 
 
 def _edge_text(r: Any, prefix: str = "") -> str:
@@ -565,8 +576,26 @@ def _relative_text(r: Any, prefix: str = "") -> str:
     return f"{100 * getattr(r, f'{prefix}relative_edge'):+.1f}% ± {50 * (hi - lo):.1f}%"
 
 
+def _in_short(tabs: dict[str, pd.DataFrame], best: str) -> list[str]:
+    """One sentence with the headline numbers (official rules, 4 players), when the study has them."""
+    rules, matches = tabs["edge_by_rules"], tabs["matches"]
+    head = _headline_variance(tabs["variance"])
+    off = rules[rules["variant"] == "official"]
+    if not len(off) or not len(head):
+        return []
+    r = off.iloc[0]
+    text = f"In short: at a 4-player table `{best}` gains {_edge_text(r)} of round wins over greedy"
+    four = matches[matches["players"] == RULES_PLAYERS]
+    if len(four):
+        text += f" and {_edge_text(four.iloc[0], 'match_')} of matches to 500"
+    shares = " and ".join(f"{_pct3(row.share_strategy)}% of a {'round' if row.outcome == 'round' else 'match'}'s"
+                          for row in head.itertuples())
+    return [text + f"; the strategy explains {shares} outcome variance, the luck of the deal (and of how it "
+            "unfolds) the rest"]
+
+
 def _answer(tabs: dict[str, pd.DataFrame], best: str) -> list[str]:
-    lines = []
+    lines = _in_short(tabs, best)
     rules = tabs["edge_by_rules"]
     if len(rules):
         r = rules.iloc[0]
@@ -586,7 +615,7 @@ def _answer(tabs: dict[str, pd.DataFrame], best: str) -> list[str]:
         lines.append(
             f"With {int(first.players)} players the edge is {_edge_text(first)}, with {int(last.players)} players "
             f"{_edge_text(last)}; relative to the fair share it is largest with {int(big.players)} players "
-            f"({_relative_text(big)} of 1/{int(big.players)})")
+            f"({_relative_text(big)} above its fair share of 1/{int(big.players)})")
     for m in tabs["matches"].itertuples():
         amp = (f"; the match edge is {m.amplification:.1f} times the round edge (95% interval "
                f"{m.amplification_lo:.1f} to {m.amplification_hi:.1f})" if math.isfinite(m.amplification_lo)
@@ -682,7 +711,7 @@ def _variance_section(t: pd.DataFrame) -> Section:
     rows = []
     for r in t.itertuples():
         rows.append([r.outcome, f"`{r.variant}`", f"{int(r.players)}",
-                     *(_share_text(pd.Series(r._asdict()), k) for k in COMPONENTS),
+                     *(_share_text(pd.Series(r._asdict()), k, short=True) for k in COMPONENTS),
                      f"{r.correlation:.2f}", f"{r.f_strategy:.1f}", f"{int(r.deals):,}"])
     head = ["Outcome", "Rules", "Players", "Strategy", "Deal", "Residual", "Correlation of arms", "F (strategy)",
             "Deals"]
