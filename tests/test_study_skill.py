@@ -64,6 +64,9 @@ def test_tiny_study_writes_every_table_chart_and_page(tiny) -> None:
     assert DEFAULT_BEST in html and "Skill or luck" in html and "strategy explains" in html
     assert len(tiny.answer) == 7 and tiny.answer[0].startswith("In short") and any("match edge" in a for a in tiny.answer)
     assert len(list((tiny.out / "runs").iterdir())) == 2 * (2 + 2 + 1)
+    md = (tiny.out / "summary.md").read_text()
+    assert (f"python scripts/study_skill.py --best {DEFAULT_BEST} --games 400 --matches 40 --seed 5 --players 2,3 "
+            "--match-players 2 # variants: official, stacking") in md  # the Reproduce section
 
 
 def test_variance_shares_are_in_unit_interval_and_sum_to_one(tiny) -> None:

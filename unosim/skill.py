@@ -51,7 +51,9 @@ Design
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -89,8 +91,8 @@ from .studies import _pp, add_run_options, run_and_print, run_cell
 from .validate import MAX_PLAYERS, MIN_PLAYERS, check_players, integer
 
 __all__ = ["DEFAULT_BEST", "OPPONENT", "VARIANTS", "SkillResult", "check_best", "skill_cells",
-           "variance_components", "variance_row", "edge_row", "match_row", "seat_rows", "run_skill_study",
-           "main"]
+           "variance_components", "variance_row", "edge_row", "match_row", "seat_rows", "study_command",
+           "run_skill_study", "main"]
 
 #: The default strong strategy: the cheap heuristic that beat three greedy players by the most
 #: (4 players, official, rotating seats, 400,000 rounds: color_majority 25.94% +- 0.14%,
@@ -375,11 +377,10 @@ def skill_tables(results: dict[str, pd.DataFrame], best: str, players: Sequence[
         if n != RULES_PLAYERS or "official" not in variants:
             variance.append({"outcome": "round", "variant": "official", "players": n,
                              **variance_row(focal_wins(c), focal_wins(b), seed)})
-    for label, rec in results.items():
-        if "match to 500" not in label:
-            what, n_text, arm = label.split(", ")
-            n = int(n_text.split()[0])
-            seats += [{"variant": what, "players": n, "arm": arm, **r} for r in seat_rows(rec, n)]
+    round_cells = dict.fromkeys([(v, RULES_PLAYERS) for v in variants] + [("official", n) for n in players])
+    for (what, n), arm in itertools.product(round_cells, ARMS):
+        rec = results[_cell_label(what, n, arm)]
+        seats += [{"variant": what, "players": n, "arm": arm, **r} for r in seat_rows(rec, n)]
     for n in match_players:
         c, b = _pairs(results, "match to 500", n)
         matches.append(match_row(c, b, n, seed))
@@ -523,7 +524,7 @@ def _variance_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
             if math.isfinite(lo) and math.isfinite(hi):
                 ax.errorbar(v, y, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="none", ecolor="#333333",
                             capsize=3, lw=1.0)
-            ax.text(max(v, hi if math.isfinite(hi) else v) * 1.3, y, f"{100 * r[f'share_{k}']:.2g}%",
+            ax.text(max(v, hi if math.isfinite(hi) else v) * 1.3, y, f"{_pct3(r[f'share_{k}'])}%",
                     va="center", fontsize=8.5)
             ticks.append(y)
             labels.append(f"{r['outcome']}, {int(r['players'])}p: {k}")
@@ -785,6 +786,25 @@ def write_report(tabs: dict[str, pd.DataFrame], best: str, answer: Sequence[str]
 # ---- running ----------------------------------------------------------------------------------------
 
 
+def _list_text(values: Sequence[int]) -> str:
+    v = list(values)
+    return f"{v[0]}-{v[-1]}" if len(v) > 2 and v == list(range(v[0], v[-1] + 1)) else ",".join(map(str, v))
+
+
+def study_command(best: str, games: int, matches: int, seed: int, players: Sequence[int] = PLAYERS,
+                  match_players: Sequence[int] = MATCH_PLAYERS, variants: Sequence[str] = tuple(VARIANTS)) -> str:
+    """The ``scripts/study_skill.py`` command line that reruns this study (non-default options only)."""
+    parts = ["python scripts/study_skill.py", f"--best {shlex.quote(best)}", f"--games {games}",
+             f"--matches {matches}", f"--seed {seed}"]
+    if list(players) != list(PLAYERS):
+        parts.append(f"--players {_list_text(players) or shlex.quote('')}")
+    if list(match_players) != list(MATCH_PLAYERS):
+        parts.append(f"--match-players {_list_text(match_players) or shlex.quote('')}")
+    if list(variants) != list(VARIANTS):
+        parts.append(f"# variants: {', '.join(variants)}")
+    return " ".join(parts)
+
+
 def _plan(best: str, games: int, matches: int, seed: int, players: Sequence[int], match_players: Sequence[int],
           variants: Sequence[str]) -> list[tuple[str, dict[str, Any], int]]:
     """Every cell with its size, each checked (one-line errors) before anything runs."""
@@ -803,8 +823,7 @@ def run_skill_study(best: str = DEFAULT_BEST, games: int = QUICK_GAMES, matches:
                     seed: int = 1, out: Path | str = Path("results") / "skill", threads: int | None = None,
                     players: Sequence[int] = PLAYERS, match_players: Sequence[int] = MATCH_PLAYERS,
                     variants: Sequence[str] = tuple(VARIANTS), store: Path | str | None = None,
-                    progress: bool = False, echo: Callable[[str], None] | None = None,
-                    command: str = "python scripts/study_skill.py") -> SkillResult:
+                    progress: bool = False, echo: Callable[[str], None] | None = None) -> SkillResult:
     """Run the study (``games`` rounds per round cell and arm, ``matches`` per match cell and arm,
     the same ``seed`` everywhere), save each cell under ``out/runs/`` and write the report into ``out``.
     With ``store`` the cells come from / go to the results store (:mod:`unosim.store`)."""
@@ -829,7 +848,8 @@ def run_skill_study(best: str = DEFAULT_BEST, games: int = QUICK_GAMES, matches:
         say(f"  {label:<44} {len(r.records):>9,} {'matches' if kw.get('mode') == 'match' else 'rounds'}  ({note})")
     tabs = skill_tables(results, best, players, match_players, variants, seed)
     answer = _answer(tabs, best)
-    files = write_report(tabs, best, answer, metas, out_dir, command)
+    files = write_report(tabs, best, answer, metas, out_dir,
+                         study_command(best, games, matches, seed, players, match_players, variants))
     return SkillResult(best, out_dir, tabs, answer, files, time.perf_counter() - t0)
 
 
@@ -864,10 +884,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="player counts of the matches to 500 [default: 2,4,6]")
     add_run_options(ap, "skill")
     args = ap.parse_args(argv)
-    command = "python scripts/study_skill.py " + " ".join(
-        f"--{k} {v}" for k, v in (("best", args.best), ("games", args.games), ("matches", args.matches),
-                                  ("seed", args.seed)))
     return run_and_print(lambda: run_skill_study(
         best=args.best, games=args.games, matches=args.matches, seed=args.seed, out=args.out, threads=args.threads,
         players=args.players, match_players=args.match_players, store=None if args.no_store else args.store,
-        progress=sys.stderr.isatty(), echo=print, command=command))
+        progress=sys.stderr.isatty(), echo=print))
