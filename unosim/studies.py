@@ -30,7 +30,8 @@ from .sim import SimulationResult, check_rules_fit_deck, simulate
 from .stats import z_value
 from .validate import MAX_PLAYERS, MIN_PLAYERS
 
-__all__ = ["Study", "StudyResult", "STUDIES", "run_study", "house_rule_arms", "main"]
+__all__ = ["Study", "StudyResult", "STUDIES", "run_study", "run_cell", "house_rule_arms", "add_run_options",
+           "run_and_print", "main"]
 
 #: Where the study scripts keep their cells (the default root of :mod:`unosim.store`).
 DEFAULT_STORE = Path("results") / "store"
@@ -184,7 +185,7 @@ def _check_study(name: str) -> Study:
     return STUDIES[name]
 
 
-def _run_cell(label: str, kw: dict[str, Any], games: int, seed: int, threads: int | None, progress: bool,
+def run_cell(label: str, kw: dict[str, Any], games: int, seed: int, threads: int | None, progress: bool,
               store: Path | str | None) -> tuple[SimulationResult, str]:
     """One cell's result and a note on where its games came from.  With a ``store`` the cell's
     records come from the results store (:mod:`unosim.store`): stored games are reused, only the
@@ -218,7 +219,7 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
     t0 = time.perf_counter()
     runs = []
     for label, kw in (cells if cells is not None else study.cells()):
-        r, note = _run_cell(label, kw, n_games, seed, threads, progress, store)
+        r, note = run_cell(label, kw, n_games, seed, threads, progress, store)
         if r.interrupted:
             raise KeyboardInterrupt
         save_run(r, out_dir / "runs" / slug(label))
@@ -235,14 +236,8 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
     return StudyResult(study, out_dir, tabs, answer, files, time.perf_counter() - t0, skipped)
 
 
-def main(name: str, argv: Sequence[str] | None = None) -> int:
-    """Command line of ``scripts/study_<name>.py``: ``--games``, ``--seed``, ``--out``, ``--threads``."""
-    study = _check_study(name)
-    ap = argparse.ArgumentParser(prog=f"study_{name}.py", description=study.question,
-                                 epilog=f"--games {study.quick_games:,} (default) is a quick run; "
-                                        f"--games {study.real_games:,} gives the real answer.")
-    ap.add_argument("--games", type=int, default=study.quick_games,
-                    help=f"{study.unit} per cell [default: {study.quick_games}; real answer: {study.real_games}]")
+def add_run_options(ap: argparse.ArgumentParser, name: str) -> None:
+    """The options every study script shares: ``--seed``, ``--out``, ``--threads``, ``--store``, ``--no-store``."""
     ap.add_argument("--seed", type=int, default=1, help="master seed, the same for every cell [default: 1]")
     ap.add_argument("--out", default=f"results/{name}", help="report folder [default: %(default)s]")
     ap.add_argument("--threads", type=int, default=None, help="worker threads [default: all cores]")
@@ -250,11 +245,13 @@ def main(name: str, argv: Sequence[str] | None = None) -> int:
                     help="results store: reruns reuse stored games, a larger --games adds only the missing "
                          "ones [default: %(default)s]")
     ap.add_argument("--no-store", action="store_true", help="simulate without the results store")
-    args = ap.parse_args(argv)
-    print(study.question)
+
+
+def run_and_print(run: Callable[[], Any]) -> int:
+    """Run a study (``run()`` returns a result with ``answer``, ``files`` and ``seconds``), print its answer
+    and report path; exit code 0, or 2 with a one-line error, or 130 when interrupted."""
     try:
-        res = run_study(name, games=args.games, seed=args.seed, out=args.out, threads=args.threads,
-                        progress=sys.stderr.isatty(), store=None if args.no_store else args.store, echo=print)
+        res = run()
     except ValueError as e:
         print(f"error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
@@ -265,3 +262,19 @@ def main(name: str, argv: Sequence[str] | None = None) -> int:
     print("\n".join(res.answer))
     print(f"report: {res.files['report.html']}  ({res.seconds:.0f} s)")
     return 0
+
+
+def main(name: str, argv: Sequence[str] | None = None) -> int:
+    """Command line of ``scripts/study_<name>.py``: ``--games``, ``--seed``, ``--out``, ``--threads``."""
+    study = _check_study(name)
+    ap = argparse.ArgumentParser(prog=f"study_{name}.py", description=study.question,
+                                 epilog=f"--games {study.quick_games:,} (default) is a quick run; "
+                                        f"--games {study.real_games:,} gives the real answer.")
+    ap.add_argument("--games", type=int, default=study.quick_games,
+                    help=f"{study.unit} per cell [default: {study.quick_games}; real answer: {study.real_games}]")
+    add_run_options(ap, name)
+    args = ap.parse_args(argv)
+    print(study.question)
+    return run_and_print(lambda: run_study(
+        name, games=args.games, seed=args.seed, out=args.out, threads=args.threads, progress=sys.stderr.isatty(),
+        store=None if args.no_store else args.store, echo=print))
