@@ -284,9 +284,10 @@ def _forced_rows(moves: list[tuple[int, int]]) -> np.ndarray:
 
 
 class Lookahead(PythonPolicy):
-    """Flat Monte Carlo with determinization: each play decision samples the unseen cards `rollouts`
-    times and plays every candidate move out with fast rollout policies; plays the move that wins most
-    (unosim.lookahead)."""
+    """Flat Monte Carlo with determinization: at each play decision, samples the unseen cards `rollouts`
+    times and plays every candidate move out with greedy (random with greedy_rollouts=0); plays the
+    finalist that won most if it beat greedy's move by more than z paired standard errors, else
+    greedy's move; every other decision is greedy's (unosim.lookahead)."""
 
     name = "lookahead"
     params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0}
