@@ -15,17 +15,14 @@ import sys
 import time
 from pathlib import Path
 
-import matplotlib
+import matplotlib as mpl
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from unosim import simulate  # noqa: E402
-from unosim.lookahead import COUNTERS  # noqa: E402
-from unosim.pages import Page, PageFigure, Section, write_pages  # noqa: E402
-from unosim.report import fmt_pm  # noqa: E402
-from unosim.stats import proportion_ci  # noqa: E402
+from unosim import simulate
+from unosim.lookahead import COUNTERS
+from unosim.pages import Page, PageFigure, Section, write_pages
+from unosim.report import OKABE_ITO, STYLE, fmt_pm, legend, new_figure, save_figure
+from unosim.stats import proportion_ci
 
 
 def budget_row(policy: str, games: int, seed: int, threads: int | None, players: int) -> dict:
@@ -48,25 +45,23 @@ def budget_chart(table: pd.DataFrame, path: Path, players: int) -> Path:
     la = table[table["policy"] != "greedy"]
     base = table[table["policy"] == "greedy"].iloc[0]
     budgets = [int(p.split("=")[1].split(",")[0].rstrip(")")) for p in la["policy"]]
-    fig, ax = plt.subplots(figsize=(7.5, 4.5), dpi=120)
-    err = [100 * (la["win_rate"] - la["ci_lo"]), 100 * (la["ci_hi"] - la["win_rate"])]
-    ax.errorbar(budgets, 100 * la["win_rate"], yerr=err, fmt="o-", capsize=4, color="#c0392b",
-                label="lookahead (95% interval)")
-    ax.axhspan(100 * base["ci_lo"], 100 * base["ci_hi"], color="#7f8c8d", alpha=0.25,
-               label="greedy in the same seat (95% interval)")
-    ax.axhline(100 / players, color="#34495e", lw=1, ls="--", label=f"fair share {100 / players:.0f}%")
-    ax.set_xscale("log")
-    ax.set_xticks(budgets, [str(b) for b in budgets])
-    ax.set_xlabel("rollouts per candidate move and decision (log scale)")
-    ax.set_ylabel("win rate per seat (%)")
-    ax.set_title(f"Lookahead against three greedy: win rate by budget ({players} players, official)")
-    ax.legend(frameon=False, fontsize=9)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    fig.savefig(path.with_suffix(".svg"))
-    plt.close(fig)
-    return path
+    with mpl.rc_context(STYLE):
+        fig, ax = new_figure()
+        err = [100 * (la["win_rate"] - la["ci_lo"]), 100 * (la["ci_hi"] - la["win_rate"])]
+        ax.errorbar(budgets, 100 * la["win_rate"], yerr=err, fmt="o-", capsize=4, color=OKABE_ITO[3],
+                    label="lookahead (95% interval)")
+        ax.axhspan(100 * base["ci_lo"], 100 * base["ci_hi"], color=OKABE_ITO[0], alpha=0.18,
+                   label="greedy in the same seat (95% interval)")
+        ax.axhline(100 / players, color="#444444", lw=1, ls="--", label=f"fair share {100 / players:.0f}%")
+        ax.set_xscale("log")
+        ax.minorticks_off()
+        ax.set_xticks(budgets, [str(b) for b in budgets])
+        ax.set_xlabel("rollouts per candidate move and decision (log scale)")
+        ax.set_ylabel("win rate per seat (%)")
+        ax.set_title(f"Lookahead against three greedy: win rate by budget ({players} players, official)",
+                     loc="left")
+        legend(ax)
+        return save_figure(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -226,3 +226,23 @@ def test_lookahead_decides_legally_on_every_deck(deck):
 def test_lookahead_bad_parameters(spec, words):
     with pytest.raises(PolicyError, match=words):
         simulate(players=2, policies=f"{spec},greedy", games=2, seed=1)
+
+
+def test_budget_study_writes_its_table_chart_and_pages(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "study_lookahead.py"
+    spec = importlib.util.spec_from_file_location("study_lookahead", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--games", "24", "--budgets", "2,3", "--threads", "1", "--out", str(tmp_path)]) == 0
+    import pandas as pd
+
+    t = pd.read_csv(tmp_path / "budget.csv")
+    assert list(t["policy"]) == ["greedy", "lookahead(rollouts=2)", "lookahead(rollouts=3)"]
+    assert (t["ci_lo"] <= t["win_rate"]).all() and (t["win_rate"] <= t["ci_hi"]).all()
+    assert t["decisions"].iloc[0] == 0 and (t["decisions"].iloc[1:] > 0).all()
+    for name in ("lookahead_budget.png", "lookahead_budget.svg", "summary.md", "report.html"):
+        assert (tmp_path / name).is_file()
+    assert mod.main(["--budgets", "ten", "--out", str(tmp_path)]) == 2

@@ -63,8 +63,8 @@ __all__ = ["Lookahead", "candidate_moves", "determinize_nb", "rollouts_nb", "COU
 
 
 class _Counters:
-    """Decisions evaluated, playouts played and seconds spent in them, by every lookahead seat of this
-    process (``scripts/study_lookahead.py`` reports decisions per second from them)."""
+    """Decisions evaluated (with more than one candidate), playouts played and seconds spent in them, by
+    every lookahead seat of this process (``scripts/study_lookahead.py`` reports decisions per second from them)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -73,9 +73,9 @@ class _Counters:
     def reset(self) -> None:
         self.decisions, self.playouts, self.seconds = 0, 0, 0.0
 
-    def add(self, playouts: int, seconds: float) -> None:
+    def add(self, decisions: int, playouts: int, seconds: float) -> None:
         with self.lock:
-            self.decisions += 1
+            self.decisions += decisions
             self.playouts += playouts
             self.seconds += seconds
 
@@ -325,6 +325,7 @@ class Lookahead(PythonPolicy):
         moves = self.moves_of(d, s)
         if len(moves) == 1:
             return moves[0]
+        COUNTERS.add(1, 0, 0.0)
         r2 = self.rollouts
         if len(moves) > 3:
             r1 = max(r2 // 4, 1)
@@ -362,7 +363,7 @@ class Lookahead(PythonPolicy):
                                        _forced_rows(moves), out, s.slot)
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
-        COUNTERS.add(got, time.perf_counter() - t0)
+        COUNTERS.add(0, got, time.perf_counter() - t0)
         return moves, [int(w) for w in out[0]], [int(w) for w in out[1]]
 
 

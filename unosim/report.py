@@ -32,6 +32,7 @@ from unosim.paired import paired_difference
 from unosim.stats import mean_ci, policy_table, proportion_ci, seat_table, summarize, z_value
 
 __all__ = ["make_report", "make_match_report", "tables", "fmt_pm", "fmt_ci", "caption_text", "reproduce_command",
+           "STYLE", "DPI", "FIGSIZE", "new_figure", "save_figure", "legend", "set_title", "dodge",
            "run_labels", "OKABE_ITO"]
 
 #: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
@@ -48,7 +49,7 @@ CLIP_QUANTILE = 0.995
 TARGET_BINS = 60
 LEVEL = 0.95
 
-_STYLE: dict[str, Any] = {
+STYLE: dict[str, Any] = {
     "font.size": 10,
     "axes.titlesize": 12,
     "axes.titleweight": "bold",
@@ -153,7 +154,7 @@ def _share_text(k: int, n: int) -> str:
     return f"{pct:.1f}%" if pct >= 1 else f"{pct:.2f}%"
 
 
-def _set_title(ax: Axes, what: str, scope: str) -> None:
+def set_title(ax: Axes, what: str, scope: str) -> None:
     """Bold left-aligned title; the scope goes on a second line when the whole would be too long."""
     sep = "\n" if len(what) + len(scope) > 62 else " — "
     ax.set_title(f"{what}{sep}{scope}", loc="left")
@@ -162,7 +163,7 @@ def _set_title(ax: Axes, what: str, scope: str) -> None:
 # ---- figures --------------------------------------------------------------------------------------
 
 
-def _new_figure(entries: int = 0) -> tuple[Figure, Axes]:
+def new_figure(entries: int = 0) -> tuple[Figure, Axes]:
     """A figure of :data:`FIGSIZE`, wider when a legend of ``entries`` lines goes outside the axes."""
     extra = 2.5 * math.ceil(entries / LEGEND_ROWS) if entries > 5 else 0.0
     fig = Figure(figsize=(FIGSIZE[0] + extra, FIGSIZE[1]), dpi=DPI, layout="constrained")
@@ -170,7 +171,7 @@ def _new_figure(entries: int = 0) -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
-def _save(fig: Figure, path: Path) -> Path:
+def save_figure(fig: Figure, path: Path) -> Path:
     """Write ``path`` (PNG at :data:`DPI`) and its SVG twin; returns the PNG path."""
     fig.savefig(path, dpi=DPI, facecolor="white")
     fig.savefig(path.with_suffix(".svg"), facecolor="white")
@@ -178,7 +179,7 @@ def _save(fig: Figure, path: Path) -> Path:
     return path
 
 
-def _legend(ax: Axes, loc: str = "best") -> None:
+def legend(ax: Axes, loc: str = "best") -> None:
     """Legend inside the axes, or outside on the right when it has many entries."""
     n = len(ax.get_legend_handles_labels()[1])
     if n > 5:
@@ -188,7 +189,7 @@ def _legend(ax: Axes, loc: str = "best") -> None:
         ax.legend(loc=loc)
 
 
-def _dodge(i: int, k: int, width: float = 0.6) -> float:
+def dodge(i: int, k: int, width: float = 0.6) -> float:
     step = min(0.18, width / max(k, 1))
     return (i - (k - 1) / 2.0) * step
 
@@ -216,10 +217,10 @@ def _rate_points(ax: Axes, x: np.ndarray, table: pd.DataFrame, color: str, label
 
 
 def _seat_chart(runs: Sequence[_Prepared], path: Path) -> Path:
-    fig, ax = _new_figure(len(runs))
+    fig, ax = new_figure(len(runs))
     nmax = max(r.players for r in runs)
     for i, r in enumerate(runs):
-        x = np.arange(r.players) + _dodge(i, len(runs))
+        x = np.arange(r.players) + dodge(i, len(runs))
         _rate_points(ax, x, r.seats, r.color, r.label, r.marker)
     _fair_share_lines(ax, runs, {id(r): r.players - 0.5 for r in runs})
     labels = []
@@ -234,14 +235,14 @@ def _seat_chart(runs: Sequence[_Prepared], path: Path) -> Path:
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.set_xlabel("Seat, in turn order (seat 0 acts first)")
     ax.set_ylabel("Win rate (% of rounds)")
-    _set_title(ax, "Win rate by seat", _scope(runs))
+    set_title(ax, "Win rate by seat", _scope(runs))
     capped = sum(int(r.summary["capped_games"]) for r in runs)
     note = "Error bars: 95% Wilson confidence interval."
     if capped:
         note += " Rounds stopped at the turn cap count as a loss for every seat."
     _footer(fig, note, runs)
-    _legend(ax)
-    return _save(fig, path)
+    legend(ax)
+    return save_figure(fig, path)
 
 
 def _quantile_from_counts(counts: np.ndarray, q: float) -> int:
@@ -275,7 +276,7 @@ def _dist_chart(
     no clip data are skipped), so e.g. rounds stopped at the turn cap do not set the axis.
     Shares are out of all values of the run, including those beyond the clip.
     """
-    fig, ax = _new_figure(len(runs))
+    fig, ax = new_figure(len(runs))
     counts = [np.bincount(d) if d.size else np.zeros(0, dtype=np.int64) for d in data]
     present = [c for c in counts if c.size]
     z = z_value(LEVEL)
@@ -308,22 +309,22 @@ def _dist_chart(
         ax.set_xlabel(f"{xlabel} ({clip_note})")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylim(bottom=0)
-        _legend(ax, loc="upper right")
+        legend(ax, loc="upper right")
     else:
         ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#555555")
         ax.set_xlabel(xlabel)
     ax.set_ylabel(f"Share of {share_of} (% per {unit.removesuffix('s') or 'unit'})")
-    _set_title(ax, title, scope)
+    set_title(ax, title, scope)
     _footer(fig, "Dotted lines: means. Legend: mean ± 95% confidence half-width.", runs)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def _policy_chart(runs: Sequence[_Prepared], path: Path) -> Path:
-    fig, ax = _new_figure(len(runs))
+    fig, ax = new_figure(len(runs))
     names = list(dict.fromkeys(n for r in runs for n in r.policies.index))
     pos = {n: i for i, n in enumerate(names)}
     for i, r in enumerate(runs):
-        x = np.array([pos[n] for n in r.policies.index], dtype=float) + _dodge(i, len(runs))
+        x = np.array([pos[n] for n in r.policies.index], dtype=float) + dodge(i, len(runs))
         _rate_points(ax, x, r.policies, r.color, r.label, r.marker)
     _fair_share_lines(ax, runs, {id(r): len(names) - 0.5 for r in runs})
     ticks = []
@@ -340,11 +341,11 @@ def _policy_chart(runs: Sequence[_Prepared], path: Path) -> Path:
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.set_xlabel("Policy (seats it holds)")
     ax.set_ylabel("Win rate per seat (% of rounds)")
-    _set_title(ax, "Win rate per seat by policy", _scope(runs))
+    set_title(ax, "Win rate per seat by policy", _scope(runs))
     _footer(fig, "Per-seat share: a policy's wins / (rounds × seats it holds). "
             "Error bars: 95% Wilson confidence interval.", runs)
-    _legend(ax)
-    return _save(fig, path)
+    legend(ax)
+    return save_figure(fig, path)
 
 
 # ---- tables ---------------------------------------------------------------------------------------
@@ -557,7 +558,7 @@ def _effects_chart(runs: Sequence[_Prepared], effects: pd.DataFrame, path: Path)
     shown = [r for r in runs if r.label in arms or r.label in bases]
     _footer(fig, "Points: mean paired difference (arm − baseline) on rounds with the same game index; "
             "bars: 95% confidence interval.", shown)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 # ---- sweeps over the number of players ---------------------------------------------------------------
@@ -640,11 +641,11 @@ def _players_chart(frame: pd.DataFrame, value: str, lo: str, hi: str, ylabel: st
                    items: Sequence[tuple[Mapping[str, Any], int]], unit: str, path: Path,
                    scale: float = 1.0, zero_line: str | None = None) -> Path:
     """Lines against the number of players, one per series, with 95% error bars."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     groups = list(dict.fromkeys(frame["series"]))
     for i, name in enumerate(groups):
         g = frame[frame["series"] == name]
-        x = g["players"].to_numpy(float) + _dodge(i, len(groups), 0.3)
+        x = g["players"].to_numpy(float) + dodge(i, len(groups), 0.3)
         v = scale * g[value].to_numpy(float)
         err = np.vstack([np.clip(v - scale * g[lo].to_numpy(float), 0, None),
                          np.clip(scale * g[hi].to_numpy(float) - v, 0, None)])
@@ -656,15 +657,15 @@ def _players_chart(frame: pd.DataFrame, value: str, lo: str, hi: str, ylabel: st
     ax.set_xticks(counts)
     ax.set_xlabel("Number of players")
     ax.set_ylabel(ylabel)
-    _set_title(ax, title, f"{counts[0]}–{counts[-1]} players")
+    set_title(ax, title, f"{counts[0]}–{counts[-1]} players")
     if len(groups) > 1 or zero_line:
-        _legend(ax)
+        legend(ax)
     import textwrap
 
     caption = caption_text(items, unit)
     fig.supxlabel("\n".join(["Error bars: 95% confidence interval.", *textwrap.wrap(caption, 150)]),
                   x=0.01, ha="left", fontsize=7.5, color="#555555")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def _sweep_charts(runs: Sequence[_Prepared], out: Path) -> dict[str, tuple[Path, str]]:
@@ -891,7 +892,7 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
     written: dict[str, Path] = {}
     figures: dict[str, PageFigure] = {}
     sections: list[Section] = []
-    with mpl.rc_context(_STYLE):
+    with mpl.rc_context(STYLE):
         if prepared:
             items = [(r.meta, r.games) for r in prepared]
             _round_charts(prepared, out, written, figures, items)
@@ -1051,11 +1052,11 @@ def _line_up_frame(r: _MatchRun) -> pd.DataFrame:
 def _match_rate_chart(runs: Sequence[_MatchRun], tables: Sequence[pd.DataFrame], fair: Sequence[int],
                       xlabel: str, ylabel: str, title: str, note: str, path: Path) -> Path:
     """Rates with 95% error bars per category (union over runs), dodged by run; dashed fair shares."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     cats = list(dict.fromkeys(k for t in tables for k in t.index))
     pos = {k: i for i, k in enumerate(cats)}
     for i, (r, t) in enumerate(zip(runs, tables, strict=True)):
-        x = np.array([pos[k] for k in t.index], dtype=float) + _dodge(i, len(runs))
+        x = np.array([pos[k] for k in t.index], dtype=float) + dodge(i, len(runs))
         _rate_points(ax, x, t, r.color, r.label)
     for k in sorted(set(fair)):
         ax.axhline(1.0 / k, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{k})", zorder=1)
@@ -1065,13 +1066,13 @@ def _match_rate_chart(runs: Sequence[_MatchRun], tables: Sequence[pd.DataFrame],
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    _set_title(ax, title, _match_scope(runs))
+    set_title(ax, title, _match_scope(runs))
     if any(int(r.summary["capped_matches"]) for r in runs):
         note += " Matches stopped at max_rounds count as a loss for everyone."
     fig.text(0.01, 0.0, note, fontsize=7.5, color="#555555", ha="left", va="bottom")
     fig.get_layout_engine().set(h_pad=0.12)
-    _legend(ax)
-    return _save(fig, path)
+    legend(ax)
+    return save_figure(fig, path)
 
 
 def _match_charts(runs: Sequence[_MatchRun], out: Path) -> dict[str, tuple[Path, str]]:
@@ -1207,7 +1208,7 @@ def make_match_report(runs: Sequence[Run], out_dir: Path | str,
     out.mkdir(parents=True, exist_ok=True)
     prepared = [_MatchRun(str(label), rec, meta, summarize_matches(rec, dict(meta)), OKABE_ITO[i % len(OKABE_ITO)], i)
                 for i, (label, rec, meta) in enumerate(runs)]
-    with mpl.rc_context(_STYLE):
+    with mpl.rc_context(STYLE):
         charts = _match_charts(prepared, out)
     written = {name: path for name, (path, _) in charts.items()}
     written.update(write_pages(_match_page(prepared, title, {n: c for n, (_, c) in charts.items()}), out))
@@ -1231,7 +1232,7 @@ def _policy_ticks(ax: Axes, x: np.ndarray, table: pd.DataFrame) -> None:
 
 
 def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     x = np.arange(len(table), dtype=float)
     match = meta["mode"] == "match"
     _rate_points(ax, x - (0.1 if match else 0.0), table, OKABE_ITO[0],
@@ -1246,16 +1247,16 @@ def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: P
     ax.margins(y=0.15)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.set_ylabel("Win rate per seat")
-    _set_title(ax, "Tournament win rate per seat", _tournament_scope(meta))
+    set_title(ax, "Tournament win rate per seat", _tournament_scope(meta))
     fig.text(0.01, 0.0, "Per-seat share over every line-up; error bars: 95% interval (deals as clusters).",
              fontsize=7.5, color="#555555", ha="left", va="bottom")
     fig.get_layout_engine().set(h_pad=0.12)
-    _legend(ax)
-    return _save(fig, path)
+    legend(ax)
+    return save_figure(fig, path)
 
 
 def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     x = np.arange(len(table), dtype=float)
     r = table["rating"].to_numpy(float)
     lo, hi = table["rating_lo"].to_numpy(float), table["rating_hi"].to_numpy(float)
@@ -1267,12 +1268,12 @@ def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path:
     ax.set_xlim(-0.6, len(table) - 0.4)
     ax.margins(y=0.15)
     ax.set_ylabel("Rating (Elo scale)")
-    _set_title(ax, "Plackett-Luce rating", _tournament_scope(meta))
+    set_title(ax, "Plackett-Luce rating", _tournament_scope(meta))
     fig.text(0.01, 0.0, "Winner first, the rest tied; 400 points = 10:1 odds. Error bars: 95% bootstrap "
              "interval over deals.", fontsize=7.5, color="#555555", ha="left", va="bottom")
     fig.get_layout_engine().set(h_pad=0.12)
-    _legend(ax)
-    return _save(fig, path)
+    legend(ax)
+    return save_figure(fig, path)
 
 
 def _tournament_page(table: pd.DataFrame, meta: Mapping[str, Any], title: str, images: Mapping[str, str]) -> Page:
@@ -1308,7 +1309,7 @@ def make_tournament_report(table: pd.DataFrame, meta: Mapping[str, Any], out_dir
     out.mkdir(parents=True, exist_ok=True)
     table = table.sort_values("rating", ascending=False)
     captions = {"tournament_win_rate.png": "Win rate per seat", "tournament_rating.png": "Rating"}
-    with mpl.rc_context(_STYLE):
+    with mpl.rc_context(STYLE):
         written = {"tournament_win_rate.png": _tournament_rate_chart(table, meta, out / "tournament_win_rate.png"),
                    "tournament_rating.png": _tournament_rating_chart(table, meta, out / "tournament_rating.png")}
     written.update(write_pages(_tournament_page(table, meta, title, captions), out,
@@ -1321,7 +1322,7 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
     """Convergence of a tuning run (:mod:`unosim.tune`): the candidates' win rates per generation
     (mean and best; all candidates of a generation on the same deals) with the out-of-sample win
     rates of the tuned and starting policies, and the search mean's parameters per generation."""
-    with mpl.rc_context(_STYLE):
+    with mpl.rc_context(STYLE):
         fig = Figure(figsize=(FIGSIZE[0], 7.0), dpi=DPI, layout="constrained")
         FigureCanvasAgg(fig)
         ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2, sharex=None)
@@ -1337,18 +1338,18 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
         ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
         ax.set_ylabel("Candidate win rate")
-        _set_title(ax, f"Tuning {meta['policy']} with CMA-ES",
+        set_title(ax, f"Tuning {meta['policy']} with CMA-ES",
                    f"{p} players vs {', '.join(dict.fromkeys(meta['against']))}, {meta['rules']}")
-        _legend(ax)
+        legend(ax)
         for i, prm in enumerate(meta["params"]):
             bx.plot(x, history[f"mean_{prm['name']}"], "-", color=OKABE_ITO[i % len(OKABE_ITO)], label=prm["name"])
         bx.set_xlabel(f"Training rounds ({meta['popsize']} candidates x {meta['games_per_eval']:,} rounds "
                       "per generation)")
         bx.set_ylabel("Search mean")
         bx.set_title("Parameters of the search mean", loc="left")
-        _legend(bx)
+        legend(bx)
         fig.text(0.01, 0.0, "All candidates of a generation play the same deals; each generation plays fresh "
                  "ones, so the curves also move with those deals' luck.", fontsize=7.5, color="#555555",
                  ha="left", va="bottom")
         fig.get_layout_engine().set(h_pad=0.12)
-        return _save(fig, Path(path))
+        return save_figure(fig, Path(path))

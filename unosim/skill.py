@@ -74,20 +74,20 @@ from .pages import Page, PageFigure, Section, write_pages
 from .paired import mean_row
 from .policies import parse_policy
 from .report import (
-    _STYLE,
     DPI,
     FIGSIZE,
     OKABE_ITO,
-    _dodge,
-    _legend,
-    _save,
-    _set_title,
+    STYLE,
+    dodge,
     fmt_pm,
+    legend,
     reproduce_command,
+    save_figure,
+    set_title,
 )
 from .sim import check_simulate
 from .stats import proportion_ci, ratio_se, z_value
-from .studies import _pp, add_run_options, run_and_print, run_cell
+from .studies import add_run_options, pp_text, run_and_print, run_cell
 from .validate import MAX_PLAYERS, MIN_PLAYERS, check_players, integer
 
 __all__ = ["DEFAULT_BEST", "OPPONENT", "VARIANTS", "SkillResult", "check_best", "skill_cells",
@@ -422,11 +422,11 @@ def _errorbar(ax, x, y, lo, hi, color, label, marker="o", line=False) -> None:
 
 def _edge_markers(ax, x: np.ndarray, t: pd.DataFrame, best: str, line: bool = False) -> None:
     """Per cell: the paired edge (the estimate), the best arm's raw edge and the control arm's edge."""
-    _errorbar(ax, x + _dodge(0, 3), t["paired_edge"], t["paired_edge_lo"], t["paired_edge_hi"], OKABE_ITO[0],
+    _errorbar(ax, x + dodge(0, 3), t["paired_edge"], t["paired_edge_lo"], t["paired_edge_hi"], OKABE_ITO[0],
               f"{best}, paired against greedy on the same deals", line=line)
-    _errorbar(ax, x + _dodge(1, 3), t["best_edge"], t["best_edge_lo"], t["best_edge_hi"], OKABE_ITO[5],
+    _errorbar(ax, x + dodge(1, 3), t["best_edge"], t["best_edge_lo"], t["best_edge_hi"], OKABE_ITO[5],
               f"{best}, win rate - fair share", marker="^")
-    _errorbar(ax, x + _dodge(2, 3), t["control_edge"], t["control_edge_lo"], t["control_edge_hi"], "#999999",
+    _errorbar(ax, x + dodge(2, 3), t["control_edge"], t["control_edge_lo"], t["control_edge_hi"], "#999999",
               "greedy in its seat (fair baseline)", marker="s")
     ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="fair share", zorder=1)
     ax.yaxis.set_major_formatter(_PP)
@@ -440,12 +440,12 @@ def _edge_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     ax.set_xticks(x, list(t["variant"]))
     ax.set_xlim(-0.6, len(t) - 0.4)
     ax.margins(y=0.2)
-    _set_title(ax, f"How far above the fair share does {best} get?",
+    set_title(ax, f"How far above the fair share does {best} get?",
                f"vs {RULES_PLAYERS - 1} greedy, {RULES_PLAYERS} players, {int(t['games'].iloc[0]):,} rounds per arm")
     fig.text(0.01, 0.0, "Focal seat rotates; both arms (best, greedy) on the same deals. Error bars: 95% "
              "intervals (paired difference; Wilson).", **_NOTE)
-    _legend(ax, loc="upper left")
-    return _save(fig, path)
+    legend(ax, loc="upper left")
+    return save_figure(fig, path)
 
 
 def _players_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
@@ -468,20 +468,20 @@ def _players_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     fig.suptitle(f"The edge of {best} over greedy by number of players — {int(t['games'].iloc[0]):,} rounds per "
                  "arm\nOne focal seat, the others greedy, rotating seats, the same deals in both arms; error bars: "
                  "95% intervals", x=0.01, ha="left", fontweight="bold", fontsize=11)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def _match_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     fig, (ax,) = _new()
     x = np.arange(len(t), dtype=float)
-    _errorbar(ax, x + _dodge(0, 2), t["round_paired_edge"], t["round_paired_edge_lo"], t["round_paired_edge_hi"],
+    _errorbar(ax, x + dodge(0, 2), t["round_paired_edge"], t["round_paired_edge_lo"], t["round_paired_edge_hi"],
               OKABE_ITO[1], "per round (the rounds of those matches)")
-    _errorbar(ax, x + _dodge(1, 2), t["match_paired_edge"], t["match_paired_edge_lo"], t["match_paired_edge_hi"],
+    _errorbar(ax, x + dodge(1, 2), t["match_paired_edge"], t["match_paired_edge_lo"], t["match_paired_edge_hi"],
               OKABE_ITO[0], "per match to 500", marker="s")
     for xi, amp, amp_lo, hi in zip(x, t["amplification"], t["amplification_lo"], t["match_paired_edge_hi"],
                                    strict=True):
         if math.isfinite(amp_lo):
-            ax.annotate(f"×{amp:.1f}", (xi + _dodge(1, 2), hi), xytext=(0, 4), textcoords="offset points",
+            ax.annotate(f"×{amp:.1f}", (xi + dodge(1, 2), hi), xytext=(0, 4), textcoords="offset points",
                         ha="center", fontsize=8.5, color=OKABE_ITO[0])
     ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="fair share (1/players)", zorder=1)
     ax.set_xticks(x, [f"{p} players\n{r:.1f} rounds/match" for p, r in zip(t["players"], t["best_rounds_per_match"],
@@ -490,12 +490,12 @@ def _match_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     ax.margins(y=0.25)
     ax.yaxis.set_major_formatter(_PP)
     ax.set_ylabel("Edge over the fair share (pp)")
-    _set_title(ax, "A round edge vs a match edge",
+    set_title(ax, "A round edge vs a match edge",
                f"{best} vs greedy, to 500, {int(t['matches'].iloc[0]):,} matches per arm")
     fig.text(0.01, 0.0, "Paired against greedy on the same matches. ×: match edge / round edge, where the round "
              "edge is clearly non-zero. Error bars: 95% intervals.", **_NOTE)
-    _legend(ax, loc="upper left")
-    return _save(fig, path)
+    legend(ax, loc="upper left")
+    return save_figure(fig, path)
 
 
 def _headline_variance(t: pd.DataFrame) -> pd.DataFrame:
@@ -536,10 +536,10 @@ def _variance_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     ax.grid(axis="x", color="#d9d9d9", lw=0.6)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("Share of the variance of the focal seat's win/loss (log scale)")
-    _set_title(ax, "Skill or luck? What explains who wins", f"{best} vs greedy, official rules")
+    set_title(ax, "Skill or luck? What explains who wins", f"{best} vs greedy, official rules")
     fig.text(0.01, 0.0, "Variance components of a strategy x deal layout on the same deals; error bars: "
              "95% bootstrap interval over deals.", **_NOTE)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 # ---- answer and pages -------------------------------------------------------------------------------
@@ -568,7 +568,7 @@ def _share_text(r: pd.Series, k: str, short: bool = False) -> str:
 
 def _edge_text(r: Any, prefix: str = "") -> str:
     """The paired edge of a row (``prefix`` e.g. ``match_``) as ``+1.0 ± 0.2 pp``."""
-    return _pp(getattr(r, f"{prefix}paired_edge"), getattr(r, f"{prefix}paired_edge_lo"),
+    return pp_text(getattr(r, f"{prefix}paired_edge"), getattr(r, f"{prefix}paired_edge_lo"),
                getattr(r, f"{prefix}paired_edge_hi"))
 
 
@@ -604,8 +604,8 @@ def _answer(tabs: dict[str, pd.DataFrame], best: str) -> list[str]:
             f"{r.variant[0].upper()}{r.variant[1:]} rules, {RULES_PLAYERS} players: `{best}` against {RULES_PLAYERS - 1} greedy wins "
             f"{_rate_pm(r.best_rate, r.best_lo, r.best_hi)} of rounds; its edge over the fair "
             f"{100 * r.fair_share:.0f}% is {_edge_text(r)} (paired against greedy in the same seat on the same "
-            f"deals; unpaired: {_pp(r.best_edge, r.best_edge_lo, r.best_edge_hi)}; greedy's own edge, the fair "
-            f"baseline: {_pp(r.control_edge, r.control_edge_lo, r.control_edge_hi)})")
+            f"deals; unpaired: {pp_text(r.best_edge, r.best_edge_lo, r.best_edge_hi)}; greedy's own edge, the fair "
+            f"baseline: {pp_text(r.control_edge, r.control_edge_lo, r.control_edge_hi)})")
         if len(rules) > 1:
             lines.append("Under the other rules the edge is " + ", ".join(
                 f"{_edge_text(o)} ({o.variant})" for o in rules.iloc[1:].itertuples()))
@@ -623,7 +623,7 @@ def _answer(tabs: dict[str, pd.DataFrame], best: str) -> list[str]:
                else "; the round edge is too close to 0 for a ratio")
         lines.append(
             f"Match to 500, {int(m.players)} players ({m.best_rounds_per_match:.1f} rounds per match): a round edge "
-            f"of {_pp(m.round_paired_edge, m.round_paired_edge_lo, m.round_paired_edge_hi)} becomes a match edge "
+            f"of {pp_text(m.round_paired_edge, m.round_paired_edge_lo, m.round_paired_edge_hi)} becomes a match edge "
             f"of {_edge_text(m, 'match_')} (match win rate {_rate_pm(m.best_match_rate, m.best_match_lo, m.best_match_hi)}"
             f" vs the fair {100 * m.fair_share:.0f}%){amp}")
     for r in _headline_variance(tabs["variance"]).itertuples():
@@ -653,8 +653,8 @@ def _seat_table(seats: pd.DataFrame, variants: Sequence[str], best: str) -> tupl
 
 def _rules_section(t: pd.DataFrame, best: str, seats: pd.DataFrame) -> Section:
     rows = [[f"`{r.variant}`", _rate_pm(r.best_rate, r.best_lo, r.best_hi), _edge_text(r),
-             _pp(r.best_edge, r.best_edge_lo, r.best_edge_hi), _rate_pm(r.control_rate, r.control_lo, r.control_hi),
-             _pp(r.control_edge, r.control_edge_lo, r.control_edge_hi), f"{r.variance_ratio:.2f}",
+             pp_text(r.best_edge, r.best_edge_lo, r.best_edge_hi), _rate_pm(r.control_rate, r.control_lo, r.control_hi),
+             pp_text(r.control_edge, r.control_edge_lo, r.control_edge_hi), f"{r.variance_ratio:.2f}",
              f"{int(r.games):,}"] for r in t.itertuples()]
     head = ["Rules", f"`{best}` win rate", "Edge (paired)", "Edge (unpaired)", "Greedy win rate", "Greedy edge",
             "Variance ratio", "Rounds per arm"]
@@ -674,8 +674,8 @@ def _rules_section(t: pd.DataFrame, best: str, seats: pd.DataFrame) -> Section:
 
 def _players_section(t: pd.DataFrame, best: str) -> Section:
     rows = [[f"{int(r.players)}", f"{100 * r.fair_share:.1f}%", _rate_pm(r.best_rate, r.best_lo, r.best_hi),
-             _edge_text(r), _relative_text(r), _pp(r.best_edge, r.best_edge_lo, r.best_edge_hi),
-             _pp(r.control_edge, r.control_edge_lo, r.control_edge_hi), f"{int(r.games):,}"]
+             _edge_text(r), _relative_text(r), pp_text(r.best_edge, r.best_edge_lo, r.best_edge_hi),
+             pp_text(r.control_edge, r.control_edge_lo, r.control_edge_hi), f"{int(r.games):,}"]
             for r in t.itertuples()]
     head = ["Players", "Fair share", f"`{best}` win rate", "Edge (paired)", "Relative edge", "Edge (unpaired)",
             "Greedy edge", "Rounds per arm"]
@@ -692,10 +692,10 @@ def _match_section(t: pd.DataFrame, best: str) -> Section:
         amp = (f"{r.amplification:.1f} ({r.amplification_lo:.1f} to {r.amplification_hi:.1f})"
                if math.isfinite(r.amplification_lo) else "n/a (round edge near 0)")
         rows.append([f"{int(r.players)}", f"{r.best_rounds_per_match:.1f}",
-                     _pp(r.round_paired_edge, r.round_paired_edge_lo, r.round_paired_edge_hi),
+                     pp_text(r.round_paired_edge, r.round_paired_edge_lo, r.round_paired_edge_hi),
                      _rate_pm(r.best_match_rate, r.best_match_lo, r.best_match_hi), _edge_text(r, "match_"),
-                     _pp(r.best_match_edge, r.best_match_edge_lo, r.best_match_edge_hi),
-                     _pp(r.control_match_edge, r.control_match_edge_lo, r.control_match_edge_hi), amp,
+                     pp_text(r.best_match_edge, r.best_match_edge_lo, r.best_match_edge_hi),
+                     pp_text(r.control_match_edge, r.control_match_edge_lo, r.control_match_edge_hi), amp,
                      f"{int(r.matches):,}"])
     head = ["Players", "Rounds per match", "Round edge (paired)", f"`{best}` match win rate", "Match edge (paired)",
             "Match edge (unpaired)", "Greedy match edge", "Match / round edge (95%)", "Matches per arm"]
@@ -759,7 +759,7 @@ def write_report(tabs: dict[str, pd.DataFrame], best: str, answer: Sequence[str]
         ("skill_edge_by_players.png", _players_chart, "edge_by_players"),
         ("skill_round_vs_match.png", _match_chart, "matches"),
         ("skill_variance.png", _variance_chart, "variance")]
-    with mpl.rc_context(_STYLE):
+    with mpl.rc_context(STYLE):
         for name, draw, key in charts:
             if len(tabs[key]):
                 written[name] = draw(tabs[key], best, out / name)

@@ -63,7 +63,7 @@ class StudyResult:
     skipped: dict[str, str] = field(default_factory=dict)
 
 
-def _pp(value: float, lo: float, hi: float) -> str:
+def pp_text(value: float, lo: float, hi: float) -> str:
     """A difference in percentage points with the half-width of its interval, sign always shown."""
     text = fmt_pm(100 * value, 50 * (hi - lo), unit="pp")
     return text if text.startswith("-") else "+" + text
@@ -82,7 +82,7 @@ def _first_player_answer(t: dict[str, pd.DataFrame]) -> list[str]:
         half = (row.edge_ci_hi - row.edge_ci_lo) / 2
         lines.append(f"{row.players:>2} players: seat 0 wins {fmt_pm(row.seat0_win_rate, half, pct=True)} "
                      f"(fair share {100 / row.players:.1f}%), edge "
-                     f"{_pp(row.first_player_edge, row.edge_ci_lo, row.edge_ci_hi)}")
+                     f"{pp_text(row.first_player_edge, row.edge_ci_lo, row.edge_ci_hi)}")
     return lines
 
 
@@ -125,7 +125,7 @@ def _effects_answer(t: dict[str, pd.DataFrame], by_effect: bool = True) -> list[
     for arm in (turns.sort_values("diff", kind="stable") if by_effect else turns).index:
         tr, er = turns.loc[arm], edge.loc[arm]
         lines.append(f"{arm:<28} turns {fmt_pm(tr['diff'], z * tr['se'])} vs {tr['baseline']}, "
-                     f"first player's edge {_pp(er['diff'], er['ci_lo'], er['ci_hi'])}")
+                     f"first player's edge {pp_text(er['diff'], er['ci_lo'], er['ci_hi'])}")
     return lines
 
 
@@ -160,7 +160,7 @@ def _match_answer(t: dict[str, pd.DataFrame]) -> list[str]:
     for row in t["matches"].itertuples(index=False):
         lines.append(f"{row.players:>2} players: {fmt_pm(row.mean_rounds, row.rounds_ci_hi - row.mean_rounds)} "
                      f"rounds per match to 500; seat 0 match edge "
-                     f"{_pp(row.first_player_match_edge, row.edge_ci_lo, row.edge_ci_hi)}")
+                     f"{pp_text(row.first_player_match_edge, row.edge_ci_lo, row.edge_ci_hi)}")
     return lines
 
 
