@@ -35,7 +35,7 @@ class Table:
         self.pile, self.disc, self.lg, self.tmp = (np.zeros(nc, np.int64) for _ in range(4))
         self.st = np.zeros(nb.NST, np.int64)
         self.res = np.zeros(nb.NRES, np.int64)
-        self.obs = np.zeros(E.NOBS + E.OPT_STRIDE * nc, np.int64)
+        self.obs = np.zeros(E.obs_size(nc), np.int64)
         self.rng = np.zeros(1, np.uint64)
         self.active = np.ones(4 * n, np.int64)
         self.pp = np.zeros((n, E.NPP))
@@ -112,9 +112,12 @@ def _hidden_positions(t: Table, seat: int):
 
 
 def _permute_hidden(t: Table, seat: int, rng: np.random.Generator, keep_backs: bool) -> None:
-    """Shuffle the cards seat cannot see among the places it cannot see into, keeping every hand size
-    (and, on a two-sided deck, the visible back of every card in another hand)."""
+    """Shuffle the cards seat cannot see among the places it cannot see into, keeping every hand size,
+    the cards it knows of (shown or passed to it) where they are, and on a two-sided deck the visible
+    back of every card in another hand."""
     pos, pile_n = _hidden_positions(t, seat)
+    kn0 = t.obs.shape[0] - E.MAXP * E.NKINDS - t.dk.size
+    pos = [(q, i) for q, i in pos if not t.obs[kn0 + t.hand[q, i]] & (1 << seat)]  # known cards stay put
     cards = [t.hand[q, i] for q, i in pos] + list(t.pile[:pile_n])
     slots = [("h", q, i) for q, i in pos] + [("p", j, 0) for j in range(pile_n)]
     side = int(t.st[nb.ST_SNAP])

@@ -106,6 +106,9 @@ OBS_N_ACTIVE = 18     # seats still in the round
 OBS_CNT_EPOCH = 19    # (engine bookkeeping of OBS_PLAYED)
 OBS_CNT_SIDE = 20     # (engine bookkeeping of OBS_PLAYED)
 OBS_DECK_SIDE = 21    # (engine bookkeeping of OBS_DECK)
+OBS_KNOWN_ON = 22     # 1 once this round a hand was shown or passed (a 7 / 0 / 5 swap, a Howler, a challenge)
+OBS_KNOWN_AT = 23     # offset of the known-cards region: obs[obs[OBS_KNOWN_AT] + s * NKINDS + kind] = cards of
+#                       that kind the deciding seat knows are in seat s's hand (see obs_size)
 OBS_HLEN = 24         # hand size of every seat (MAXP slots; 0 for a seat out of the round)
 OBS_ACTIVE = 34       # 1 for a seat in the round (MAXP slots)
 OBS_SCORE = 44        # match scores of every seat (MAXP slots; 0 in round mode)
@@ -115,7 +118,13 @@ OBS_BACKS = OBS_PLAYED + NKINDS   # UNO Flip: seat s's visible back faces at OBS
 OBS_DECK = OBS_BACKS + MAXP * NKINDS  # the whole deck as counts over kinds (active face)
 OBS_OPT = OBS_DECK + NKINDS  # option k: value at OBS_OPT + 3k, hand index / seat at + 1, info at + 2
 OPT_STRIDE = 3
-NOBS = OBS_OPT        # an observation array holds NOBS + OPT_STRIDE * (cards in the deck) entries
+NOBS = OBS_OPT        # the fixed part; an observation array holds obs_size(cards in the deck) entries
+
+
+def obs_size(ncards: int) -> int:
+    """Entries of an observation array: the fixed part, the options, the engine's per-card record of who
+    has seen where each card is, and the known-cards region (MAXP x NKINDS) at the end."""
+    return NOBS + (OPT_STRIDE + 1) * ncards + MAXP * NKINDS
 
 # ---- integer rule options (index into the packed int64 array ``ri``) --------------------------------
 # Defaults and documentation live in unosim.rules (one source of truth); these are only slots.

@@ -87,6 +87,7 @@ class Decision:
     pending: tuple[str | None, int, int]  # (rank of the attack, cards to draw, who played it)
     played: dict[str, int]    # discard pile counts since the last reshuffle
     backs: dict[int, dict[str, int]]  # UNO Flip: visible backs of the other hands
+    known: dict[int, dict[str, int]]  # cards this seat knows are in another hand (shown or passed to it)
     obs: np.ndarray = field(repr=False)
     rng: random.Random = field(repr=False, default_factory=random.Random)
     # the engine's paused state (unosim.lookahead.RoundState), given only to the policies that sample the
@@ -118,13 +119,17 @@ class Decision:
         if obs[E.OBS_TWO_SIDED]:
             backs = {s: _counts(obs, E.OBS_BACKS + s * E.NKINDS, 1 - side) for s in range(n)
                      if s != obs[E.OBS_SEAT] and obs[E.OBS_ACTIVE + s]}
+        known = {}
+        if obs[E.OBS_KNOWN_ON] and obs[E.OBS_KNOWN_AT]:
+            k0 = int(obs[E.OBS_KNOWN_AT])
+            known = {s: c for s in range(n) if (c := _counts(obs, k0 + s * E.NKINDS, side))}
         return cls(E.DECISION_NAMES[kind], int(obs[E.OBS_SEAT]), options, int(obs[E.OBS_NLEGAL]),
                    bool(obs[E.OBS_NONE_OK]), infos, _counts(obs, E.OBS_HAND, side),
                    kind_name(int(obs[E.OBS_TOP]), side), colors[cur] if 0 <= cur < E.NCOLORS else None,
                    int(obs[E.OBS_DIRECTION]), side, int(obs[E.OBS_TURN]),
                    [int(x) for x in obs[E.OBS_HLEN:E.OBS_HLEN + n]], [int(x) for x in obs[E.OBS_SCORE:E.OBS_SCORE + n]],
                    (E.RANK_NAMES[pk] if pk >= 0 else None, int(obs[E.OBS_PEND_N]), int(obs[E.OBS_PEND_FROM])),
-                   _counts(obs, E.OBS_PLAYED, side), backs, obs.copy(), random.Random(rng_state))
+                   _counts(obs, E.OBS_PLAYED, side), backs, known, obs.copy(), random.Random(rng_state))
 
     def greedy(self) -> int:
         """greedy's answer to this decision (the default of every method)."""
@@ -216,7 +221,7 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
     pile, disc, lg, tmp = (np.zeros(nc, np.int64) for _ in range(4))
     st = np.zeros(nb.NST, np.int64)
     res = np.zeros(nb.NRES, np.int64)
-    obs = np.zeros(E.NOBS + E.OPT_STRIDE * nc, np.int64)
+    obs = np.zeros(E.obs_size(nc), np.int64)
     rng = np.zeros(1, np.uint64)
     log = np.zeros((0, 5), np.int64) if log is None else log
     order = np.zeros(0, np.int64)

@@ -28,10 +28,11 @@ are round-mode only).
 
 What it may use is exactly what a player at the table knows: its own hand, the discard pile, the
 hand sizes, the backs of the other hands on UNO Flip, and the public state (top card, colour,
-direction, pending attack, turn).  The sampling starts from the *sorted* list of unseen card ids, so
-any arrangement of the hidden cards that looks the same to this seat gives the same decision
-(``tests/test_lookahead.py`` permutes them).  What it learned from a swap, a Howler or a caught bluff
-is not used yet.
+direction, pending attack, turn).  What it learned from a swap, a Howler or a challenge (the
+observation's known cards) stays in the hand it knows of, on one-sided decks (on UNO Flip the backs
+already constrain every hidden hand; known faces are not used there).  The sampling starts from the
+*sorted* list of unseen card ids, so any arrangement of the hidden cards that looks the same to this
+seat gives the same decision (``tests/test_lookahead.py`` permutes them).
 
 Cost per decision: ``rollouts`` x candidates playouts of the rest of the round (a few microseconds each
 with greedy rollouts on one core).  At the default ``rollouts=300`` it wins about 29% of 4-player
@@ -54,7 +55,7 @@ from numba import njit, types
 
 from . import enums as E
 from . import nb
-from .enums import NKINDS, NOBS, NPP, NRANKS, OPT_STRIDE, POL_FORCED
+from .enums import MAXP, NKINDS, NOBS, NPP, NRANKS, OPT_STRIDE, POL_FORCED
 from .external import Decision, PythonPolicy, RoundState, register_class
 from .nb import I1, I2, SLOT, LazyKernels, i8
 from .policies import PolicyError
@@ -110,10 +111,11 @@ def _back_nb(c, side, fcol, frank):
 
 
 @njit(cache=True, _nrt=False)
-def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, rng,
+def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known, rng,
                    hand, pile, mark, unseen, backs):
     """Deal the unseen cards at random into the other hands (same sizes; on a two-sided deck each hand
-    keeps its multiset of visible backs) and the draw pile.  Returns False when the cards do not add up."""
+    keeps its multiset of visible backs; on a one-sided deck each hand first gets the cards this seat knows
+    it holds, ``known[s * NKINDS + kind]``) and the draw pile.  Returns False when the cards do not add up."""
     k = _unseen_nb(seat, hand0, hlen0, disc0, disc_n, mark, unseen)
     for i in range(k - 1, 0, -1):
         j = nb.randint_nb(rng, i + 1)
@@ -151,6 +153,20 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, 
                     j += 1
         else:
             i = 0
+            nk = 0
+            for kd in range(NKINDS):
+                nk += known[q * NKINDS + kd]
+            for kd in range(NKINDS if nk > 0 else 0):
+                m = known[q * NKINDS + kd]
+                j = 0
+                while m > 0 and j < k and i < hlen0[q]:
+                    c = unseen[j]
+                    if mark[j] == 0 and fcol[side, c] * NRANKS + frank[side, c] == kd:
+                        mark[j] = 1
+                        hand[q, i] = c
+                        i += 1
+                        m -= 1
+                    j += 1
             j = 0
             while i < hlen0[q]:
                 if mark[j] == 0:
@@ -173,12 +189,12 @@ entry = LazyKernels(globals())
 
 # forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1) of candidate j
 _ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1, I1,
-                           I1, I1, I2, I2, SLOT)
+                           I1, I1, I2, I2, I1, SLOT)
 
 
 @entry(_ROLLOUT_SIG, cache=True, nogil=True)
 def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hlen0, pile0, disc0, active0,
-                st0, res0, forced, wins, ufn):
+                st0, res0, forced, wins, known, ufn):
     """Play ``nroll`` determinizations x candidates playouts from the snapshot (hand0 ... res0); wins[0, j]
     counts the playouts candidate j won, wins[1, j] those whose outcome differs from candidate 0's on the
     same determinization.  Returns the playouts played, or -1 if the cards do not add up."""
@@ -194,7 +210,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     unseen = np.empty(ncards, np.int64)
     backs = np.empty(NKINDS, np.int64)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, ncards)
-    obs = np.zeros(NOBS + OPT_STRIDE * ncards, np.int64)
+    obs = np.zeros(NOBS + (OPT_STRIDE + 1) * ncards + MAXP * NKINDS, np.int64)  # enums.obs_size
     pol = np.full(n, base, np.int64)
     pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``base``
     x0 = 0
@@ -205,8 +221,8 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     played = 0
     for r in range(nroll):
         drng[0] = nb.mix64_nb(seed + np.uint64(r) * nb._GOLDEN)
-        if not determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, drng,
-                              hand_d, pile_d, mark, unseen, backs):
+        if not determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known,
+                              drng, hand_d, pile_d, mark, unseen, backs):
             return -1
         roll_seed = nb.next_u64_nb(drng)
         for j in range(forced.shape[0]):
@@ -271,6 +287,14 @@ def candidate_moves(d: Decision, ri: np.ndarray) -> list[tuple[int, int]]:
     if d.none_ok:
         moves.append((-1, -1))
     return moves
+
+
+def _known_of(d: Decision) -> np.ndarray:
+    """The deciding seat's known-cards region (MAXP x NKINDS counts; zeros when nothing was shown)."""
+    if not d.obs[E.OBS_KNOWN_ON] or not d.obs[E.OBS_KNOWN_AT]:
+        return np.zeros(E.MAXP * E.NKINDS, np.int64)
+    k0 = int(d.obs[E.OBS_KNOWN_AT])
+    return np.ascontiguousarray(d.obs[k0:k0 + E.MAXP * E.NKINDS])
 
 
 def _forced_rows(moves: list[tuple[int, int]]) -> np.ndarray:
@@ -360,7 +384,7 @@ class Lookahead(PythonPolicy):
         t0 = time.perf_counter()
         got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
                                        seed, s.hand, s.hlen, s.pile, s.disc, s.active, s.st, s.res,
-                                       _forced_rows(moves), out, s.slot)
+                                       _forced_rows(moves), out, _known_of(d), s.slot)
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
         COUNTERS.add(0, got, time.perf_counter() - t0)

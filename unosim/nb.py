@@ -497,6 +497,41 @@ def _filter_play_options(p, hl, nopt, cur, side, color_turn, no_wd4_out, wd4_ok,
 
 
 # ================================================================================================
+# What a seat learned: obs[kn0 + c] (kn0 = obs.shape[0] - MAXP * NKINDS - cards) has bit v set while
+# seat v knows which hand card c is in because it was shown or passed to it (a 7 / 0 / 5 swap, a
+# Howler, a Wild Draw Four challenge).  Kept only when a seat reads the observation; a card's bits
+# are cleared when it is played (a card drawn later is unknown again).
+# ================================================================================================
+@njit(cache=True, _nrt=False)
+def _learn_nb(obs, s, viewers, hand, hlen):
+    """The seats in the bit mask ``viewers`` see seat s's whole hand."""
+    kn0 = obs.shape[0] - MAXP * NKINDS - hand.shape[1]
+    for i in range(hlen[s]):
+        obs[kn0 + hand[s, i]] |= viewers
+    obs[OBS_KNOWN_ON] = 1
+
+
+@njit(cache=True, _nrt=False)
+def _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active):
+    """The known-cards region for the deciding seat p (zero until something was shown this round)."""
+    k0 = obs.shape[0] - MAXP * NKINDS
+    obs[OBS_KNOWN_AT] = k0
+    if obs[OBS_KNOWN_ON] == 0:
+        return
+    kn0 = k0 - hand.shape[1]
+    bit = 1 << p
+    for s in range(n):
+        b = k0 + s * NKINDS
+        for k in range(NKINDS):
+            obs[b + k] = 0
+        if s != p and active[s] != 0:
+            for i in range(hlen[s]):
+                c = hand[s, i]
+                if obs[kn0 + c] & bit:
+                    obs[b + _kind_of(c, side, fcol, frank)] += 1
+
+
+# ================================================================================================
 # The resumable state.  A round paused at a normal-turn play decision is its arrays (hand, hlen,
 # pile, disc, active, res, st, rng) plus the loop state below, saved into st[ST_SNAP:] when
 # st[ST_MODE] has MODE_SNAPSHOT.  Copy those arrays, set st[ST_MODE] = MODE_RESUME, and
@@ -713,6 +748,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     for s in range(n):
         if pol[s] >= POL_SLOT or pol[s] == POL_EXTERNAL:
             obs_on = True
+    if not obs_on:
+        obs[OBS_KNOWN_AT] = 0  # nothing to learn for (see _exchange_one)
     if obs_on:
         obs[OBS_CNT_EPOCH] = -1
         obs[OBS_DECK_SIDE] = -1  # the deck tables may differ from round to round (UNO Flip pairing)
@@ -722,6 +759,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 two = 1
         obs[OBS_TWO_SIDED] = two
         _pub(obs, 0, 1, -1, 0, -1, -1)
+        if not resume:
+            for k in range(obs.shape[0] - MAXP * NKINDS - ncards, obs.shape[0]):
+                obs[k] = 0
+            obs[OBS_KNOWN_ON] = 0
 
     if resume:
         (side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked, skip_next,
@@ -901,6 +942,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             if not done and not no_response and _IS_WDRAW[pend_kind] and challenge_on and not pend_bounced:
                 if _wants_challenge(victim, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
                     res[RES_CHALLENGES] += 1
+                    if obs_on:
+                        _learn_nb(obs, pend_from, 1 << victim, hand, hlen)  # RULES.md 1.9: shown to the challenger
                     if logon:
                         _log(log, st, EV_CHALLENGE, victim, -1, 1 if pend_guilty else 0, pend_from)
                     g_draw, i_extra = _challenge_terms(pend_kind, ch_guilty_draw, ch_innocent_draw,
@@ -915,6 +958,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                                 _count_play(obs, disc[dn], -1, side, st, fcol, frank)
                             hand[pend_from, hlen[pend_from]] = disc[dn]
                             hlen[pend_from] += 1
+                            if obs_on:
+                                obs[obs.shape[0] - MAXP * NKINDS - ncards + disc[dn]] = (1 << n) - 1
                             st[ST_DISC_N] = dn
                             cur = pend_prev_color
                         elif ch_guilty_card == 2:
@@ -977,6 +1022,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 elif speed_no_skip and _IS_ATTACK[pend_kind]:
                     skips = False  # Speed Uno: draw, then take the turn (colour or wild only)
                     color_turn = True
+                if pend_kind == HOWLER and obs_on:
+                    _learn_nb(obs, victim, (1 << n) - 1, hand, hlen)  # the Howler's victim shows the hand
                 if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
                     _penalty(victim, pend_kind, pend_n, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
                 pend_kind = -1
@@ -1112,6 +1159,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         st[ST_DISC_N] += 1
         if obs_on:
             _count_play(obs, play_c, 1, side, st, fcol, frank)
+            obs[obs.shape[0] - MAXP * NKINDS - ncards + play_c] = 0
         if col == BLACK:
             if _IS_WDRAW[rk] and st_color_first and pend_kind >= 0 and _IS_WDRAW[pend_kind] and mode == 1:
                 pass  # the first Wild Draw Four of the stack named the colour
@@ -1139,6 +1187,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 if _IS_WDRAW[rk] and challenge_on and ch_last_card and \
                         _wants_challenge(nx, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
                     res[RES_CHALLENGES] += 1
+                    if obs_on:
+                        _learn_nb(obs, actor, 1 << nx, hand, hlen)
                     if logon:
                         _log(log, st, EV_CHALLENGE, nx, -1, 1 if was_guilty else 0, actor)
                     g_draw, i_extra = _challenge_terms(rk, ch_guilty_draw, ch_innocent_draw,
@@ -1152,6 +1202,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                                 _count_play(obs, disc[dn], -1, side, st, fcol, frank)
                             hand[actor, hlen[actor]] = disc[dn]
                             hlen[actor] += 1
+                            if obs_on:
+                                obs[obs.shape[0] - MAXP * NKINDS - ncards + disc[dn]] = (1 << n) - 1
                             st[ST_DISC_N] = dn
                             cur = prev_color
                         elif ch_guilty_card == 2:
@@ -1313,11 +1365,17 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 if rk == 7 and seven_zero:
                     tgt = _choose_target(actor, d, not seven_mandatory, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if tgt >= 0:
+                        if obs_on:
+                            _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
+                            _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
                         _swap_hands(actor, tgt, hand, hlen)
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
                 elif rk == 0 and (seven_zero or round_n_round):
+                    if obs_on:
+                        for s in range(n):
+                            _learn_nb(obs, s, 1 << s, hand, hlen)
                     _rotate_hands(n, 1 if zero_left else d, active, hand, hlen, tmp)
                     res[RES_SWAPS] += 1
                     if logon:
@@ -1334,6 +1392,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 elif rk == 0 and zero_swap_any:
                     tgt = _choose_target(actor, d, True, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if tgt >= 0:
+                        if obs_on:
+                            _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
+                            _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
                         _swap_hands(actor, tgt, hand, hlen)
                         res[RES_SWAPS] += 1
                         if logon:
@@ -1342,6 +1403,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     tgt = _choose_target(actor, d, swap5_optional, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if tgt >= 0:
                         if swap5_whole:
+                            if obs_on:
+                                _learn_nb(obs, actor, 1 << actor, hand, hlen)
+                                _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
                             _swap_hands(actor, tgt, hand, hlen)
                         else:
                             _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
@@ -1627,6 +1691,7 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fc
         for c in range(fcol.shape[1]):
             obs[OBS_DECK + _kind_of(c, side, fcol, frank)] += 1
         obs[OBS_DECK_SIDE] = side
+    _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active)
     if obs[OBS_TWO_SIDED] != 0:
         # UNO Flip: the back (inactive) faces of the other hands are in plain view
         for s in range(n):
@@ -1900,6 +1965,12 @@ def _exchange_one(a, b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpt
     t = hand[a, ia]
     hand[a, ia] = hand[b, ib]
     hand[b, ib] = t
+    if st[ST_ERR] == 0 and obs[OBS_KNOWN_AT] > 0:
+        # each knows the card it gave (only where the observation is kept)
+        kn0 = obs.shape[0] - MAXP * NKINDS - hand.shape[1]
+        obs[kn0 + t] |= 1 << a
+        obs[kn0 + hand[a, ia]] |= 1 << b
+        obs[OBS_KNOWN_ON] = 1
 
 
 @njit(cache=True, _nrt=False)
@@ -2009,7 +2080,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     of threads, any batch size and any split of a run.  o_wpol: the winner's index in the policy
     list (differs from the seat under rotating or shuffled seating).  o_err: the first policy error,
     (game, policy index, decision, value), left alone when there is none.  ``obs``: the decisions'
-    options and observations (NOBS + OPT_STRIDE * cards; after an exception raised by a policy it
+    options and observations (enums.obs_size(cards) entries; after an exception raised by a policy it
     still names the decision and the seat).  ``ufn``: the policy slot
     (unosim.policy_api builds it; ``no_slot_nb`` when every seat is random, greedy or scripted).
     """

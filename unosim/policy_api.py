@@ -45,8 +45,13 @@ the side in play, the pending attack (rank, draw total, who played it, the colou
 Wild Draw Four), the draw and discard pile sizes, every seat's hand size and match score, its own
 hand as counts over the ``NKINDS`` kinds (``OBS_HAND``), the discard pile as counts
 (``OBS_PLAYED``: the cards played since the last reshuffle), the deck's composition (``OBS_DECK``),
-and on UNO Flip the visible backs of every other hand (``OBS_BACKS + seat * NKINDS``).  It never
-holds other hands' faces or the order of the draw pile.
+on UNO Flip the visible backs of every other hand (``OBS_BACKS + seat * NKINDS``), and what it was
+shown: once this round a hand was passed or shown (a 7 / 0 / 5 swap passes whole hands, a Howler shows
+its victim's hand to everybody, a Wild Draw Four challenge shows the offender's hand to the challenger,
+RULES.md 1.9), ``obs[OBS_KNOWN_ON]`` is 1 and ``obs[obs[OBS_KNOWN_AT] + seat * NKINDS + kind]`` counts
+the cards of that kind it knows are in that seat's hand (a card it saw stays known until it is
+played; a card drawn later is unknown).  It never holds other hands' unseen faces or the order of
+the draw pile.
 
 Writing a policy
 ----------------
@@ -314,7 +319,7 @@ def _make_slot(users: list[int]) -> Any:
 
 def obs_buffer(deck: Any) -> np.ndarray:
     """An observation / options array for a deck (one per kernel call)."""
-    return np.zeros(E.NOBS + E.OPT_STRIDE * int(deck.size), np.int64)
+    return np.zeros(E.obs_size(int(deck.size)), np.int64)
 
 
 class PolicyAnswerError(PolicyError):
