@@ -513,11 +513,8 @@ def _learn_nb(obs, s, viewers, hand, hlen):
 
 @njit(cache=True, _nrt=False)
 def _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active):
-    """The known-cards region for the deciding seat p (zero until something was shown this round)."""
+    """The known-cards region for the deciding seat p (called once something was shown this round)."""
     k0 = obs.shape[0] - MAXP * NKINDS
-    obs[OBS_KNOWN_AT] = k0
-    if obs[OBS_KNOWN_ON] == 0:
-        return
     kn0 = k0 - hand.shape[1]
     bit = 1 << p
     for s in range(n):
@@ -1673,8 +1670,8 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fc
     obs[OBS_PILE_N] = st[ST_PILE_N]
     obs[OBS_DISC_N] = dn
     na = 0
-    for s in range(MAXP):
-        on = s < n and active[s] != 0
+    for s in range(n):  # the slots of seats n..MAXP-1 stay 0 (the buffer starts zeroed)
+        on = active[s] != 0
         obs[OBS_ACTIVE + s] = 1 if on else 0
         obs[OBS_HLEN + s] = hlen[s] if on else 0
         na += 1 if on else 0
@@ -1691,7 +1688,9 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fc
         for c in range(fcol.shape[1]):
             obs[OBS_DECK + _kind_of(c, side, fcol, frank)] += 1
         obs[OBS_DECK_SIDE] = side
-    _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active)
+    obs[OBS_KNOWN_AT] = obs.shape[0] - MAXP * NKINDS
+    if obs[OBS_KNOWN_ON] != 0:
+        _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active)
     if obs[OBS_TWO_SIDED] != 0:
         # UNO Flip: the back (inactive) faces of the other hands are in plain view
         for s in range(n):
