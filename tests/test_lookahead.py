@@ -182,13 +182,22 @@ def test_lookahead_playouts_are_played_and_differ_between_moves():
     assert differ >= 2
 
 
-def test_lookahead_candidates_dedupe_identical_cards_and_split_wild_colours():
-    t = Table("official", "classic", 4, 0)
-    d = t.pause_at_play(0)
-    moves = candidate_moves(d, t.ri)
-    kinds = [int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k]) for k, _ in moves if k >= 0]
-    wild = [k for k in set(kinds) if k // E.NRANKS == E.BLACK]
-    assert len(moves) == len(set(kinds) - set(wild)) + 4 * len(wild) + (1 if d.none_ok else 0)
+@pytest.mark.parametrize("rules", ["official", "official+seven_zero"])
+def test_lookahead_candidates_dedupe_identical_cards_and_split_colours_and_swap_targets(rules):
+    checked = 0
+    for seed in range(12):
+        t = Table(rules, "classic", 4, seed)
+        d = t.pause_at_play(0)
+        moves = candidate_moves(d, t.ri)
+        kinds = {int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k]) for k, _, _ in moves if k >= 0}
+        wild = {k for k in kinds if k // E.NRANKS == E.BLACK}
+        sevens = {k for k in kinds - wild if k % E.NRANKS == 7} if rules != "official" else set()
+        want = len(kinds) - len(wild) - len(sevens) + 4 * len(wild) + 3 * len(sevens) + d.none_ok
+        assert len(moves) == want, (moves, kinds)
+        assert all(kind == E.D_COLOR for k, kind, _ in moves if k >= 0 and
+                   int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k]) in wild)
+        checked += len(sevens)
+    assert rules == "official" or checked > 0
 
 
 @pytest.mark.slow

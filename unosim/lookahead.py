@@ -3,8 +3,8 @@
 At each normal-turn play decision (which card to play, or to draw) the player
 
 1. lists its candidate moves: every distinct legal card (two identical cards are one move), each wild
-   once per colour it could name, the Wild Draw Four bluffs where the rules allow them, and drawing
-   where drawing is allowed;
+   once per colour it could name, a 7 (or 0, 5) that swaps hands once per seat it could swap with,
+   the Wild Draw Four bluffs where the rules allow them, and drawing where drawing is allowed;
 2. samples ``rollouts`` *determinizations* of what it cannot see: the cards that are neither in its
    own hand nor on the discard pile are shuffled into the other hands (each keeping its size) and the
    draw pile.  On UNO Flip a card in another hand must keep the back face everyone sees;
@@ -22,8 +22,7 @@ At each normal-turn play decision (which card to play, or to draw) the player
    candidates and 32 rollouts, the plain argmax won 19.7% of rounds against three greedy, gated at
    ``z=1`` 25.2%.
 
-Every other decision (the colour of a wild it did not evaluate, challenges, stacking, jump-in,
-swap targets, ...) is greedy's.  It wins rounds; in match mode it is not offered (plain-Python seats
+Every other decision (challenges, stacking, jump-in, ...) is greedy's.  It wins rounds; in match mode it is not offered (plain-Python seats
 are round-mode only).
 
 What it may use is exactly what a player at the table knows: its own hand, the discard pile, the
@@ -269,23 +268,42 @@ def __getattr__(name: str):
 # ------------------------------------------------------------------------------------------------
 # The policy
 # ------------------------------------------------------------------------------------------------
-def candidate_moves(d: Decision, ri: np.ndarray) -> list[tuple[int, int]]:
-    """The moves lookahead compares at a play decision: (option index or -1 to draw, colour or -1).
-    Identical cards are one move; a wild is one move per colour where the player names it."""
+def _target_choice(rank: int, ri: np.ndarray) -> tuple[bool, bool]:
+    """(whether playing a number card of ``rank`` asks whom to swap with, whether nobody is allowed)."""
+    if rank == 7 and ri[E.RI_SEVEN_ZERO]:
+        return True, not ri[E.RI_SEVEN_SWAP_MANDATORY]
+    if rank == 0 and ri[E.RI_ZERO_SWAP_ANY] and not (ri[E.RI_SEVEN_ZERO] or ri[E.RI_SPEED_ROUND_N_ROUND]):
+        return True, True
+    if rank == 5 and ri[E.RI_SWAP_ON_FIVE]:
+        return True, bool(ri[E.RI_SWAP5_OPTIONAL])
+    return False, False
+
+
+def candidate_moves(d: Decision, ri: np.ndarray) -> list[tuple[int, int, int]]:
+    """The moves lookahead compares at a play decision: (option index or -1 to draw, the follow-up
+    decision kind or -1, its answer).  Identical cards are one move; a wild is one move per colour where
+    the player names it; a 7 (0, 5) that swaps hands is one move per swap target where the rules ask."""
     names_colour = ri[E.RI_WILD_COLOR_ROTATION] == 0
+    others = [s for s in range(int(d.obs[E.OBS_PLAYERS])) if s != d.seat and d.obs[E.OBS_ACTIVE + s]]
     seen: set[int] = set()
-    moves: list[tuple[int, int]] = []
+    moves: list[tuple[int, int, int]] = []
     for k in range(len(d.options)):
         v = int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k])
         if v in seen:
             continue
         seen.add(v)
-        if v // E.NRANKS == E.BLACK and names_colour:
-            moves.extend((k, c) for c in range(E.NCOLORS))
+        colour, rank = divmod(v, E.NRANKS)
+        swaps, optional = _target_choice(rank, ri) if colour != E.BLACK and rank <= 9 else (False, False)
+        if colour == E.BLACK and names_colour:
+            moves.extend((k, E.D_COLOR, c) for c in range(E.NCOLORS))
+        elif swaps and d.hand_sizes[d.seat] > 1:
+            moves.extend((k, E.D_SWAP_TARGET, j) for j in range(len(others)))
+            if optional:
+                moves.append((k, E.D_SWAP_TARGET, -1))
         else:
-            moves.append((k, -1))
+            moves.append((k, -1, 0))
     if d.none_ok:
-        moves.append((-1, -1))
+        moves.append((-1, -1, 0))
     return moves
 
 
@@ -297,13 +315,13 @@ def _known_of(d: Decision) -> np.ndarray:
     return np.ascontiguousarray(d.obs[k0:k0 + E.MAXP * E.NKINDS])
 
 
-def _forced_rows(moves: list[tuple[int, int]]) -> np.ndarray:
+def _forced_rows(moves: list[tuple[int, int, int]]) -> np.ndarray:
     rows = np.zeros((len(moves), 5), np.int64)
-    for j, (k, c) in enumerate(moves):
+    for j, (k, kind, answer) in enumerate(moves):
         rows[j, :3] = (1, E.D_PLAY, k)
-        if c >= 0:
+        if kind >= 0:
             rows[j, 0] = 2
-            rows[j, 3:] = (E.D_COLOR, c)
+            rows[j, 3:] = (kind, answer)
     return rows
 
 
@@ -326,20 +344,21 @@ class Lookahead(PythonPolicy):
         self.rollouts = int(self.p["rollouts"])
         self.base = E.POL_GREEDY if int(self.p["greedy_rollouts"]) else E.POL_RANDOM
         self.z = float(self.p["z"])
-        self.colour = -1  # the colour chosen with the wild just played
+        self.follow = (-1, 0)  # the follow-up decision of the move just played (a colour, a swap target)
 
     def decide(self, d: Decision) -> int:
-        if d.kind == "color" and self.colour >= 0:
-            c, self.colour = self.colour, -1
-            return c
-        self.colour = -1
+        kind, answer = self.follow
+        self.follow = (-1, 0)
+        if kind >= 0 and E.DECISION_NAMES[kind] == d.kind:
+            return answer
         if d.kind != "play" or d.state is None:
             return d.greedy()
-        k, self.colour = self.best_move(d, d.state)
+        k, kind, answer = self.best_move(d, d.state)
+        self.follow = (kind, answer)
         return k
 
-    def best_move(self, d: Decision, s: RoundState) -> tuple[int, int]:
-        """(option index or -1, colour or -1) of the move to play.
+    def best_move(self, d: Decision, s: RoundState) -> tuple[int, int, int]:
+        """(option index or -1, follow-up decision kind or -1, its answer) of the move to play.
 
         With more than three candidates the budget is spent in two stages: a quarter of it on every
         candidate, the rest on greedy's move and the two best others (successive halving), judged on the
@@ -363,7 +382,7 @@ class Lookahead(PythonPolicy):
         return moves[best] if gain > 0 and gain > self.z * var ** 0.5 else moves[0]
 
     @staticmethod
-    def moves_of(d: Decision, s: RoundState) -> list[tuple[int, int]]:
+    def moves_of(d: Decision, s: RoundState) -> list[tuple[int, int, int]]:
         """The candidate moves, greedy's first (it wins ties)."""
         moves = candidate_moves(d, s.ri)
         g = d.greedy()
@@ -371,8 +390,8 @@ class Lookahead(PythonPolicy):
         return moves
 
     def playout_wins(self, d: Decision, s: RoundState, rollouts: int | None = None,
-                     moves: list[tuple[int, int]] | None = None
-                     ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+                     moves: list[tuple[int, int, int]] | None = None
+                     ) -> tuple[list[tuple[int, int, int]], list[int], list[int]]:
         """The candidate moves (greedy's first), how many of ``rollouts`` playouts each won, and in how many
         each ended otherwise than the first move on the same determinization."""
         moves = self.moves_of(d, s) if moves is None else moves
