@@ -109,6 +109,8 @@ BAD = [
     (["tune", "--policy", "greedy", "--against", "bogus"], "bogus"),
     (["tune", "--policy", "greedy(bluff=2)"], "bluff=2"),
     (["tune", "--policy", "greedy", "--popsize", "1"], "popsize=1"),
+    (["tune", "--policy", "greedy", "--sigma", "0"], "sigma0=0"),
+    (["tune", "--policy", "greedy", "--sigma", "big"], "big"),
     (["tune", "--policy", "greedy", "--rules", "bogus_rule", "--budget", "100000", "--out", "{tmp}/never"],
      "bogus_rule"),
     (["tune", "--policy", "greedy", "--eval-games", "0"], "eval_games=0"),

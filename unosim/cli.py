@@ -814,12 +814,14 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
 @click.option("--games-per-eval", default=None, help="Rounds per candidate [default: from the budget].")
 @click.option("--eval-games", default=None, help="Out-of-sample rounds for the tuned and the starting policy "
                                                  "[default: max(2000, budget/2)].")
+@click.option("--sigma", default="0.3", show_default=True,
+              help="CMA-ES initial step, a share of each parameter's range, in (0, 1].")
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--out", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_backend_options
-def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, threads, out,
-         as_json, backend, scheduler, workers) -> None:
+def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma, threads,
+         out, as_json, backend, scheduler, workers) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
     from .tune import check_tune, format_tune, save_tune, to_json
     from .tune import tune as run_tune
@@ -828,7 +830,7 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
         kw = dict(players=_int("players", players), budget=_int("budget", budget), against=against, rules=rules,
                   deck=deck, seed=_int("seed", seed), popsize=_int("popsize", popsize),
                   games_per_eval=_int("games-per-eval", games_per_eval), eval_games=_int("eval-games", eval_games),
-                  threads=_int("threads", threads))
+                  sigma0=_float("sigma", sigma), threads=_int("threads", threads))
         check_tune(policy, **kw)
         bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)

@@ -320,10 +320,12 @@ HEURISTICS = {
     "card_counter": (card_counter_nb, {"own_weight": (2.0, 0.0, 100.0)}),
     "challenger": (challenger_nb, {"threshold": (0.5, 0.0, 1.0)}),
     "bluffer": (bluffer_nb, {"threshold": (2.0, 0.0, 200.0)}),
-    "weighted": (weighted_nb, {"points": (1.0, -1e6, 1e6), "current_color": (0.0, -1e6, 1e6),
-                               "action": (0.0, -1e6, 1e6), "wild": (-100.0, -1e6, 1e6),
-                               "color_held": (0.0, -1e6, 1e6), "attack_next": (0.0, -1e6, 1e6),
-                               "draw": (-1000.0, -1e6, 1e6)}),
+    # only the weights' ratios matter; the ranges bound what tuning searches (a range of 1e6 made every
+    # candidate of CMA-ES's first generation a random policy)
+    "weighted": (weighted_nb, {"points": (1.0, -1000.0, 1000.0), "current_color": (0.0, -1000.0, 1000.0),
+                               "action": (0.0, -1000.0, 1000.0), "wild": (-100.0, -1000.0, 1000.0),
+                               "color_held": (0.0, -1000.0, 1000.0), "attack_next": (0.0, -1000.0, 1000.0),
+                               "draw": (-1000.0, -1000.0, 1000.0)}),
 }
 WHERE = {
     "hold_wilds": "a common table heuristic (wilds are the most flexible card; keep them for the end game)",
