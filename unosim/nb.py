@@ -1421,6 +1421,14 @@ def greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, f
         return _most_color(p, side, hand, hlen, fcol)
     if kind == D_CHALLENGE:
         return _challenge_roll(p, pp, rng)
+    if kind == D_RESPOND or kind == D_JUMP_IN or kind == D_SWAP_TARGET or kind == D_GIVE_CARD:
+        return _greedy_rare_nb(np.int64(kind), p, np.int64(nopt), side, obs, hand, hlen, fpts)
+    return 1
+
+
+@njit(cache=True, _nrt=False)
+def _greedy_rare_nb(kind, p, nopt, side, obs, hand, hlen, fpts):
+    """greedy_nb's rare decisions, a call rather than compiled into each site that inlines greedy_nb."""
     if kind == D_RESPOND:
         # stack (a Draw Two before a Wild Draw Four), else deflect, else bounce: the first best option
         best = -1
