@@ -732,9 +732,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         cur = fcol[side, c]
         res[RES_FLIPS] += 1
         if cur == BLACK:
-            cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+            cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
     elif fcol[side, c] == BLACK:
-        cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+        cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
     if logon:
         _log(log, st, EV_DEAL_START, p, c, cur, d)
 
@@ -1206,7 +1206,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             cur = fcol[side, ntop]
             if cur == BLACK:
                 # flip_revealed_black_color: the Flip player names it, or (-1) anything may follow
-                cur = -1 if flip_free else _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                cur = -1 if flip_free else _choose_color(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
             if logon:
                 _log(log, st, EV_FLIP, actor, ntop, cur, side)
             p = _nxt(actor, d, n, active)
@@ -1668,11 +1668,12 @@ def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen,
 @njit(cache=True, _nrt=False, inline="always")
 def decide_cold_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
                    active, st, rng, script, ufn):
-    """decide_nb as one shared call, for the rare decisions (the starting card's and Flip's colour,
-    challenges, responses, jump-ins, swap targets, given cards), so that random_nb and greedy_nb are
-    not compiled into each of them; the hot ones (the play, a drawn card, a played wild's colour) keep
-    decide_nb inlined.  The int64 casts: numba compiles a non-inlined function once per combination of
-    literal arguments, and the sites pass literal kinds and counts."""
+    """decide_nb as one shared call, for the rare decisions (challenges, responses, jump-ins, swap
+    targets, given cards), so that random_nb and greedy_nb are not compiled into each of them; the play,
+    a drawn card and the colours keep decide_nb inlined (the colour of the starting card and of Flip's
+    revealed wild as a call saved 15 s of compile but measured 4% slower with greedy).  The int64
+    casts: numba compiles a non-inlined function once per combination of literal arguments, and the
+    sites pass literal kinds and counts."""
     return _decide_call_nb(np.int64(kind), np.int64(p), np.int64(nopt), np.int64(nleg), np.int64(flag),
                            np.int64(cur), np.int64(side), np.int64(n), pol, pp, obs, hand, hlen, fcol, frank,
                            fpts, disc, active, st, rng, script, ufn)
@@ -1690,13 +1691,6 @@ def _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, 
                   script, ufn):
     return decide_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
                      fpts, disc, active, st, rng, script, ufn)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _choose_color_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                       script, ufn):
-    return decide_cold_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol,
-                          frank, fpts, disc, active, st, rng, script, ufn)
 
 
 @njit(cache=True, _nrt=False)
