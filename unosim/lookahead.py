@@ -247,8 +247,8 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
             for i in range(4):
                 st[nb.ST_FORCE + i] = forced[j, 1 + i]
             rng[0] = roll_seed
-            w = nb.play_round_nb(n, 0, 0, order, fcol, frank, fpts, ri, rf, pol, pp, script, hand, hlen, pile,
-                                 disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, fcol, frank, fpts, ri, rf, pol, pp, script, hand,
+                                 hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
             x = 1 if w == seat else 0
             if j == 0:
                 x0 = x
