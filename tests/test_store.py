@@ -216,15 +216,17 @@ def test_rerun_reproduces_a_complete_run(tmp_path):
 
 
 def test_ctrl_c_keeps_finished_chunks_and_the_summary_says_so(tmp_path):
+    # long enough that the run cannot finish between its first committed chunk and the signal
+    games = 4 * GAMES
     out = tmp_path / "run"
-    text = _start_and_kill(["simulate", "--seed", "3", "--games", str(GAMES), "--batch-size", str(CHUNK), "--threads",
+    text = _start_and_kill(["simulate", "--seed", "3", "--games", str(games), "--batch-size", str(CHUNK), "--threads",
                             "1", "--out", str(out)], out / "chunks", tmp_path, signal.SIGINT)
     summary = json.loads((out / "summary.json").read_text())
     meta = json.loads((out / "meta.json").read_text())
     kept = _check_chunks_consistent(out / "chunks", dict(seed=3))
-    assert summary["interrupted"] and summary["games"] == kept == meta["games_completed"] and 0 < kept < GAMES
-    assert summary["games_requested"] == GAMES and meta["status"] == "interrupted"
-    assert f"INTERRUPTED: kept {kept:,} of {GAMES:,}" in text
+    assert summary["interrupted"] and summary["games"] == kept == meta["games_completed"] and 0 < kept < games
+    assert summary["games_requested"] == games and meta["status"] == "interrupted"
+    assert f"INTERRUPTED: kept {kept:,} of {games:,}" in text
     res = CliRunner().invoke(main, ["rerun", str(out)])
     assert res.exit_code == 0 and json.loads((out / "meta.json").read_text())["status"] == "complete", res.output
 
