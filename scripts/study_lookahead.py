@@ -25,8 +25,10 @@ from unosim.report import OKABE_ITO, STYLE, fmt_pm, legend, new_figure, save_fig
 from unosim.stats import proportion_ci
 
 
-def budget_row(policy: str, games: int, seed: int, threads: int | None, players: int) -> dict:
-    """One cell: ``policy`` in one seat against greedy, rotating seats; its per-seat win rate and cost."""
+def budget_row(rollouts: int | None, games: int, seed: int, threads: int | None, players: int) -> dict:
+    """One cell: lookahead with ``rollouts`` (None: greedy) in one seat against greedy, rotating seats; its
+    per-seat win rate and cost."""
+    policy = "greedy" if rollouts is None else f"lookahead(rollouts={rollouts})"
     COUNTERS.reset()
     t0 = time.perf_counter()
     r = simulate(players=players, policies=",".join([policy] + ["greedy"] * (players - 1)), games=games,
@@ -34,7 +36,7 @@ def budget_row(policy: str, games: int, seed: int, threads: int | None, players:
     wall = time.perf_counter() - t0
     wins = int((r.records["winner_policy"] == 0).sum())
     rate, _, lo, hi = proportion_ci(wins, games)
-    return {"policy": policy, "rounds": games, "win_rate": rate, "ci_lo": lo, "ci_hi": hi,
+    return {"policy": policy, "rollouts": rollouts, "rounds": games, "win_rate": rate, "ci_lo": lo, "ci_hi": hi,
             "fair_share": 1 / players, "seconds": wall, "rounds_per_second": games / wall,
             "decisions": COUNTERS.decisions, "playouts": COUNTERS.playouts,
             "decisions_per_second_per_thread": COUNTERS.decisions / COUNTERS.seconds if COUNTERS.seconds else None,
@@ -42,9 +44,9 @@ def budget_row(policy: str, games: int, seed: int, threads: int | None, players:
 
 
 def budget_chart(table: pd.DataFrame, path: Path, players: int) -> Path:
-    la = table[table["policy"] != "greedy"]
-    base = table[table["policy"] == "greedy"].iloc[0]
-    budgets = [int(p.split("=")[1].split(",")[0].rstrip(")")) for p in la["policy"]]
+    la = table[table["rollouts"].notna()]
+    base = table[table["rollouts"].isna()].iloc[0]
+    budgets = [int(b) for b in la["rollouts"]]
     with mpl.rc_context(STYLE):
         fig, ax = new_figure()
         err = [100 * (la["win_rate"] - la["ci_lo"]), 100 * (la["ci_hi"] - la["win_rate"])]
@@ -80,9 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = [budget_row("greedy", a.games, a.seed, a.threads, a.players)]
+    rows = [budget_row(None, a.games, a.seed, a.threads, a.players)]
     for b in budgets:
-        rows.append(budget_row(f"lookahead(rollouts={b})", a.games, a.seed, a.threads, a.players))
+        rows.append(budget_row(b, a.games, a.seed, a.threads, a.players))
         r = rows[-1]
         print(f"  rollouts={b:<6} win {fmt_pm(r['win_rate'], (r['ci_hi'] - r['ci_lo']) / 2, pct=True)}  "
               f"{r['decisions_per_second_per_thread']:,.0f} decisions/s per thread  {r['seconds']:.0f} s")

@@ -116,7 +116,7 @@ def _permute_hidden(t: Table, seat: int, rng: np.random.Generator, keep_backs: b
     the cards it knows of (shown or passed to it) where they are, and on a two-sided deck the visible
     back of every card in another hand."""
     pos, pile_n = _hidden_positions(t, seat)
-    kn0 = t.obs.shape[0] - E.MAXP * E.NKINDS - t.dk.size
+    kn0 = nb._seen_at(t.obs, t.dk.size)
     pos = [(q, i) for q, i in pos if not t.obs[kn0 + t.hand[q, i]] & (1 << seat)]  # known cards stay put
     cards = [t.hand[q, i] for q, i in pos] + list(t.pile[:pile_n])
     slots = [("h", q, i) for q, i in pos] + [("p", j, 0) for j in range(pile_n)]

@@ -66,6 +66,14 @@ class RoundState:
         self.slot = slot
 
 
+def known_region(obs: np.ndarray) -> np.ndarray | None:
+    """The observation's known-cards counts (MAXP x NKINDS, seat-major), or None while nothing was shown."""
+    if not obs[E.OBS_KNOWN_ON] or not obs[E.OBS_KNOWN_AT]:
+        return None
+    k0 = int(obs[E.OBS_KNOWN_AT])
+    return obs[k0:k0 + E.MAXP * E.NKINDS]
+
+
 @dataclass
 class Decision:
     """One decision of one seat, with everything it may see (decoded from the observation)."""
@@ -119,10 +127,9 @@ class Decision:
         if obs[E.OBS_TWO_SIDED]:
             backs = {s: _counts(obs, E.OBS_BACKS + s * E.NKINDS, 1 - side) for s in range(n)
                      if s != obs[E.OBS_SEAT] and obs[E.OBS_ACTIVE + s]}
-        known = {}
-        if obs[E.OBS_KNOWN_ON] and obs[E.OBS_KNOWN_AT]:
-            k0 = int(obs[E.OBS_KNOWN_AT])
-            known = {s: c for s in range(n) if (c := _counts(obs, k0 + s * E.NKINDS, side))}
+        region = known_region(obs)
+        known = {} if region is None else {s: c for s in range(n)
+                                           if (c := _counts(region, s * E.NKINDS, side))}
         return cls(E.DECISION_NAMES[kind], int(obs[E.OBS_SEAT]), options, int(obs[E.OBS_NLEGAL]),
                    bool(obs[E.OBS_NONE_OK]), infos, _counts(obs, E.OBS_HAND, side),
                    kind_name(int(obs[E.OBS_TOP]), side), colors[cur] if 0 <= cur < E.NCOLORS else None,

@@ -54,8 +54,8 @@ from numba import njit, types
 
 from . import enums as E
 from . import nb
-from .enums import MAXP, NKINDS, NOBS, NPP, NRANKS, OPT_STRIDE, POL_FORCED
-from .external import Decision, PythonPolicy, RoundState, register_class
+from .enums import NKINDS, NPP, NRANKS, POL_FORCED
+from .external import Decision, PythonPolicy, RoundState, known_region, register_class
 from .nb import I1, I2, SLOT, LazyKernels, i8
 from .policies import PolicyError
 
@@ -187,14 +187,15 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, 
 entry = LazyKernels(globals())
 
 # forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1) of candidate j
-_ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1, I1,
-                           I1, I1, I2, I2, I1, SLOT)
+_ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1,
+                           I1, I1, I2, I2, I1, I1, SLOT)
 
 
 @entry(_ROLLOUT_SIG, cache=True, nogil=True)
-def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hlen0, pile0, disc0, active0,
-                st0, res0, forced, wins, known, ufn):
-    """Play ``nroll`` determinizations x candidates playouts from the snapshot (hand0 ... res0); wins[0, j]
+def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hlen0, disc0, active0,
+                st0, res0, forced, wins, known, obs, ufn):
+    """Play ``nroll`` determinizations x candidates playouts from the snapshot (hand0 ... res0; the draw pile
+    is what the determinization deals); ``obs`` is a scratch observation buffer (enums.obs_size); wins[0, j]
     counts the playouts candidate j won, wins[1, j] those whose outcome differs from candidate 0's on the
     same determinization.  Returns the playouts played, or -1 if the cards do not add up."""
     ncards = fcol.shape[1]
@@ -209,7 +210,6 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     unseen = np.empty(ncards, np.int64)
     backs = np.empty(NKINDS, np.int64)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, ncards)
-    obs = np.zeros(NOBS + (OPT_STRIDE + 1) * ncards + MAXP * NKINDS, np.int64)  # enums.obs_size
     pol = np.full(n, base, np.int64)
     pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``base``
     x0 = 0
@@ -308,11 +308,9 @@ def candidate_moves(d: Decision, ri: np.ndarray) -> list[tuple[int, int, int]]:
 
 
 def _known_of(d: Decision) -> np.ndarray:
-    """The deciding seat's known-cards region (MAXP x NKINDS counts; zeros when nothing was shown)."""
-    if not d.obs[E.OBS_KNOWN_ON] or not d.obs[E.OBS_KNOWN_AT]:
-        return np.zeros(E.MAXP * E.NKINDS, np.int64)
-    k0 = int(d.obs[E.OBS_KNOWN_AT])
-    return np.ascontiguousarray(d.obs[k0:k0 + E.MAXP * E.NKINDS])
+    """The deciding seat's known-cards counts (MAXP x NKINDS; zeros when nothing was shown)."""
+    region = known_region(d.obs)
+    return np.zeros(E.MAXP * E.NKINDS, np.int64) if region is None else np.ascontiguousarray(region)
 
 
 def _forced_rows(moves: list[tuple[int, int, int]]) -> np.ndarray:
@@ -402,8 +400,9 @@ class Lookahead(PythonPolicy):
         seed = np.uint64(d.rng.getrandbits(64))
         t0 = time.perf_counter()
         got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
-                                       seed, s.hand, s.hlen, s.pile, s.disc, s.active, s.st, s.res,
-                                       _forced_rows(moves), out, _known_of(d), s.slot)
+                                       seed, s.hand, s.hlen, s.disc, s.active, s.st, s.res,
+                                       _forced_rows(moves), out, _known_of(d),
+                                       np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), s.slot)
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
         COUNTERS.add(0, got, time.perf_counter() - t0)

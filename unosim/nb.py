@@ -514,10 +514,16 @@ def _filter_play_options(p, hl, nopt, cur, side, color_turn, no_wd4_out, wd4_ok,
 # Howler, a Wild Draw Four challenge).  Kept only when a seat reads the observation; a card's bits
 # are cleared when it is played (a card drawn later is unknown again).
 # ================================================================================================
+@njit(cache=True, _nrt=False, inline="always")
+def _seen_at(obs, ncards):
+    """Offset of the per-card bit masks in obs (enums.obs_size: they sit before the known-cards region)."""
+    return obs.shape[0] - MAXP * NKINDS - ncards
+
+
 @njit(cache=True, _nrt=False)
 def _learn_nb(obs, s, viewers, hand, hlen):
     """The seats in the bit mask ``viewers`` see seat s's whole hand."""
-    kn0 = obs.shape[0] - MAXP * NKINDS - hand.shape[1]
+    kn0 = _seen_at(obs, hand.shape[1])
     for i in range(hlen[s]):
         obs[kn0 + hand[s, i]] |= viewers
     obs[OBS_KNOWN_ON] = 1
@@ -526,8 +532,8 @@ def _learn_nb(obs, s, viewers, hand, hlen):
 @njit(cache=True, _nrt=False)
 def _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active):
     """The known-cards region for the deciding seat p (called once something was shown this round)."""
-    k0 = obs.shape[0] - MAXP * NKINDS
-    kn0 = k0 - hand.shape[1]
+    k0 = obs[OBS_KNOWN_AT]
+    kn0 = _seen_at(obs, hand.shape[1])
     bit = 1 << p
     for s in range(n):
         b = k0 + s * NKINDS
@@ -757,8 +763,6 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
     for s in range(n):
         if pol[s] >= POL_SLOT or pol[s] == POL_EXTERNAL:
             obs_on = True
-    if not obs_on:
-        obs[OBS_KNOWN_AT] = 0  # nothing to learn for (see _exchange_one)
     if obs_on:
         obs[OBS_CNT_EPOCH] = -1
         obs[OBS_DECK_SIDE] = -1  # the deck tables may differ from round to round (UNO Flip pairing)
@@ -769,7 +773,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         obs[OBS_TWO_SIDED] = two
         _pub(obs, 0, 1, -1, 0, -1, -1)
         if not resume:
-            for k in range(obs.shape[0] - MAXP * NKINDS - ncards, obs.shape[0]):
+            for k in range(_seen_at(obs, ncards), obs.shape[0]):
                 obs[k] = 0
             obs[OBS_KNOWN_ON] = 0
 
@@ -968,7 +972,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                             hand[pend_from, hlen[pend_from]] = disc[dn]
                             hlen[pend_from] += 1
                             if obs_on:
-                                obs[obs.shape[0] - MAXP * NKINDS - ncards + disc[dn]] = (1 << n) - 1
+                                obs[_seen_at(obs, ncards) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
                             st[ST_DISC_N] = dn
                             cur = pend_prev_color
                         elif ch_guilty_card == 2:
@@ -1168,7 +1172,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         st[ST_DISC_N] += 1
         if obs_on:
             _count_play(obs, play_c, 1, side, st, fcol, frank)
-            obs[obs.shape[0] - MAXP * NKINDS - ncards + play_c] = 0
+            obs[_seen_at(obs, ncards) + play_c] = 0
         if col == BLACK:
             if _IS_WDRAW[rk] and st_color_first and pend_kind >= 0 and _IS_WDRAW[pend_kind] and mode == 1:
                 pass  # the first Wild Draw Four of the stack named the colour
@@ -1212,7 +1216,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                             hand[actor, hlen[actor]] = disc[dn]
                             hlen[actor] += 1
                             if obs_on:
-                                obs[obs.shape[0] - MAXP * NKINDS - ncards + disc[dn]] = (1 << n) - 1
+                                obs[_seen_at(obs, ncards) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
                             st[ST_DISC_N] = dn
                             cur = prev_color
                         elif ch_guilty_card == 2:
@@ -1417,7 +1421,12 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                                 _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
                             _swap_hands(actor, tgt, hand, hlen)
                         else:
-                            _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                            ga, gb = _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                            if obs_on and ga >= 0 and st[ST_ERR] == 0:
+                                # each knows the card it gave
+                                obs[_seen_at(obs, ncards) + ga] |= 1 << actor
+                                obs[_seen_at(obs, ncards) + gb] |= 1 << tgt
+                                obs[OBS_KNOWN_ON] = 1
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 5)
@@ -1996,9 +2005,10 @@ def _give_index(q, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, di
 @njit(cache=True, _nrt=False)
 def _exchange_one(a, b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
                   script, ufn):
-    """swap_on_five one_card_each_own_choice: a and b each give one card of their own choice."""
+    """swap_on_five one_card_each_own_choice: a and b each give one card of their own choice.  Returns the
+    cards given by a and by b (-1, -1 when a hand is empty)."""
     if hlen[a] == 0 or hlen[b] == 0:
-        return
+        return -1, -1
     ia = _give_index(a, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
                      script, ufn)
     ib = _give_index(b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
@@ -2006,12 +2016,7 @@ def _exchange_one(a, b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpt
     t = hand[a, ia]
     hand[a, ia] = hand[b, ib]
     hand[b, ib] = t
-    if st[ST_ERR] == 0 and obs[OBS_KNOWN_AT] > 0:
-        # each knows the card it gave (only where the observation is kept)
-        kn0 = obs.shape[0] - MAXP * NKINDS - hand.shape[1]
-        obs[kn0 + t] |= 1 << a
-        obs[kn0 + hand[a, ia]] |= 1 << b
-        obs[OBS_KNOWN_ON] = 1
+    return t, hand[a, ia]
 
 
 @njit(cache=True, _nrt=False)
