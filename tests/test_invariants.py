@@ -259,6 +259,33 @@ def test_simulate_matches_scenario_play(n: int, policy: str) -> None:
         assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
 
 
+FAST_RULES = [
+    "official",
+    "stacking",  # attacks leave the fast turns (somebody may answer them)
+    "seven_zero",  # 7s and 0s leave them (swaps), other numbers stay
+    "draw_until_playable",
+    "official+set(drawn_card_play=forced, wd4_restriction=color_or_number, match_action_by_symbol=false)",
+    "official+set(action_on_any_action=true, wild_color_rotation=true, wd4_challenge=false)",
+    "official+set(uno_forget_prob=0.5)",  # the last-but-one card leaves them (the UNO call)
+    "official+skip_extra_turn+reverse_single_turn",  # no plain attacks in the fast turns
+]
+
+
+@pytest.mark.parametrize("rules", FAST_RULES)
+@pytest.mark.parametrize(("n", "policy"), [(2, "random"), (4, "greedy"), (5, "random,greedy,greedy,random,greedy"),
+                                           (4, "random(bluff=0.3),greedy(bluff=0.5),random,greedy")])
+def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None:
+    """simulate plays most turns in nb._fast_turns_nb; scenario.play keeps an event log, which turns the fast
+    turns off, so every turn runs through play_round_nb's full loop: both give the same rounds."""
+    rec = simulate(players=n, policies=policy, rules=rules, games=60, seed=0, threads=1).records
+    for i in range(60):
+        g = play(players=n, seed=i, policies=policy.split(","), rules=rules)
+        row = rec.iloc[i]
+        assert (row["winner"], row["turns"], row["winner_points"], row["cards_drawn"], row["reshuffles"]) == (
+            g.winner, g.turns, g.points, g.res["cards_drawn"], g.res["reshuffles"]), (rules, policy, i)
+        assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
+
+
 def test_turn_cap_in_records() -> None:
     rec = simulate(rules="official+set(turn_cap=15)", players=2, policies="greedy", games=3_000, seed=3).records
     capped = rec["end_reason"] == "turn_cap"

@@ -56,6 +56,17 @@ NSNAP = 24
 NST = ST_SNAP + NSNAP
 MODE_SNAPSHOT = 1
 MODE_RESUME = 2
+# the rule switches _fast_turns_nb reads, as bits of one argument
+FAST_BY_SYMBOL = 1
+FAST_ANY_ACTION = 2
+FAST_BLUFF_OK = 4
+FAST_DUP = 8
+FAST_DUP_MUST = 16
+FAST_DRAWN_FORCED = 32
+FAST_COLOR_ROTATION = 64
+FAST_UNO_QUIET = 128
+FAST_PLAIN_ATTACKS = 256
+FAST_REV_SKIPS = 512
 
 # ---- per-round results (res) ------------------------------------------------------------------------
 RES_WINNER = 0
@@ -212,6 +223,20 @@ def rand01_nb(rng):
     return np.float64(next_u64_nb(rng) >> _S11) * (1.0 / 9007199254740992.0)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def shuffle_nb(a, m, rng):
+    """Fisher-Yates shuffle of a[0:m], drawing randint_nb(rng, i + 1) for i = m-1 .. 1 (the state stays
+    in a register for the loop instead of a round trip through rng[0] per card)."""
+    z = rng[0]
+    for i in range(m - 1, 0, -1):
+        z += _GOLDEN
+        j = np.int64(((mix64_nb(z) >> _S32) * np.uint64(i + 1)) >> _S32)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+    rng[0] = z
+
+
 # ================================================================================================
 # Small helpers (scalars and arrays; each is a few instructions and inlined by LLVM)
 # ================================================================================================
@@ -261,11 +286,7 @@ def draw_card_nb(pile, disc, st, rng, log):
         m = dn - 1
         for i in range(m):
             pile[i] = disc[i]
-        for i in range(m - 1, 0, -1):
-            j = randint_nb(rng, i + 1)
-            t = pile[i]
-            pile[i] = pile[j]
-            pile[j] = t
+        shuffle_nb(pile, m, rng)
         disc[0] = disc[dn - 1]
         st[ST_DISC_N] = 1
         st[ST_PILE_N] = m
@@ -591,6 +612,167 @@ def _snap_load(st):
 # ================================================================================================
 # One round
 # ================================================================================================
+@njit(cache=True, _nrt=False, inline="always")
+def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok, by_symbol, any_action,
+                  restriction, obs, hand, hlen, fcol, frank, tmp):
+    """The options of p's play decision into obs: the hand indices of its legal cards in hand order (a
+    Wild Draw Four that breaks the restriction is moved behind them as a bluff where bluffing is
+    allowed).  Returns (legal options, all options, whether a bluff is possible)."""
+    hl = hlen[p]
+    nlegal = 0
+    n_wd4 = 0
+    guilty = False
+    # branch-free: the tests of a card are data, not jumps (a colour match is a coin flip to the
+    # branch predictor); every card's index is written and only a legal one is kept
+    sym_ok = by_symbol or top_rank <= 9
+    any_ok = any_action and top_rank > 9 and fcol[side, top] != BLACK
+    free = cur < 0
+    restr1 = restriction == 1
+    # unsigned indices: numba adds no negative-index wrap-around (and keeps no array shape live for it)
+    us = np.uint64(side)
+    for i in range(hl):
+        cc = np.uint64(hand[p, i])
+        col = fcol[us, cc]
+        rk = frank[us, cc]
+        black = col == BLACK
+        same_col = col == cur
+        same_sym = (rk == top_rank) & sym_ok & (not black)
+        ok = black | same_col | free | same_sym | (any_ok & (rk > 9) & (not black))
+        n_wd4 += np.int64(black & _IS_WDRAW[rk])
+        guilty |= same_col | (same_sym & restr1 & (not free))
+        obs[np.uint64(OBS_OPT + OPT_STRIDE * nlegal + 1)] = i
+        nlegal += np.int64(ok)
+    nopt = nlegal
+    wd4_ok = restriction == 2 or not guilty
+    if color_turn or no_wd4_out or (n_wd4 > 0 and not wd4_ok):
+        nlegal, nopt = _filter_play_options(p, hl, nlegal, cur, side, color_turn, no_wd4_out, wd4_ok,
+                                            bluff_ok, obs, hand, fcol, frank, tmp)
+    return nlegal, nopt, bluff_ok and guilty and n_wd4 > 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_action, restriction, hand, hlen,
+                   pile, disc, fcol, frank, st, rng, log):
+    """p draws instead of playing: one card, or until one is playable (draw_until_playable, and a Speed
+    Uno colour turn).  Returns (the last card drawn or -1 when nothing was left, whether it is playable)."""
+    got = -1
+    playable = False
+    while True:
+        c = draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log)
+        if c < 0:
+            break
+        got = c
+        if log.shape[0] > 0:
+            _log(log, st, EV_DRAW, p, c, 0, 0)
+        playable = _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, any_action,
+                               restriction)
+        if color_turn and fcol[side, c] != BLACK and fcol[side, c] != cur:
+            playable = False
+        if playable or not (dup or color_turn):
+            break
+    return got, playable
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, pol, rng):
+    """decide_nb for a seat known to play ``random`` or ``greedy`` (the fast turns)."""
+    if pol[p] == POL_RANDOM:
+        return random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+    return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+
+
+@njit(cache=True, _nrt=False)
+def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, swap_ranks, fflags, hand, hlen, pile, disc, fcol,
+                   frank, fpts, pol, pp, obs, tmp, active, st, rng, log):
+    """The common turns of a round, in a small function of its own: with few live values they run about
+    twice as fast as inside play_round_nb's big loop, whose every rule switch competes for registers.
+
+    play_round_nb calls it at a normal turn of a round where these turns need nothing else: no
+    observation, no log, no snapshot, no out-of-turn window, no turn penalties, no Speed Uno colour
+    turn (see ``fast`` there).  It plays the turns of ``random`` and ``greedy`` seats exactly as the
+    big loop would, with the same random numbers: a number card that triggers no swap, a plain wild,
+    a draw (and the drawn card, or a pass) and, where nobody can answer an attack (FAST_PLAIN_ATTACKS:
+    no stacking, deflecting or bouncing, no skip_extra_turn, reverse_single_turn or Speed Uno), a
+    coloured Skip, Reverse, Draw card or Skip Everyone, whose victim simply draws and loses the turn.
+    Every card must leave its player at least one card (two without the UNO-call rules, FAST_UNO_QUIET).
+
+    Returns (p, d, cur, turns, play_i, play_c, attacked).  play_c >= 0: seat p's turn chose the card at
+    hand index play_i, which the big loop lays with its full play block (and counts the turn).
+    play_c = -1: the turn cap is reached, or seat p plays another policy; the big loop takes over at
+    the top of a turn.  attacked: a Draw card hit somebody (res[RES_STACK_MAX] is at least 1).
+    ``fflags``: the rule switches it reads, FAST_* bits.
+    """
+    by_symbol = (fflags & FAST_BY_SYMBOL) != 0
+    any_action = (fflags & FAST_ANY_ACTION) != 0
+    bluff_ok = (fflags & FAST_BLUFF_OK) != 0
+    dup = (fflags & FAST_DUP) != 0
+    dup_must = (fflags & FAST_DUP_MUST) != 0
+    drawn_forced = (fflags & FAST_DRAWN_FORCED) != 0
+    color_rotation = (fflags & FAST_COLOR_ROTATION) != 0
+    uno_quiet = (fflags & FAST_UNO_QUIET) != 0
+    plain_attacks = (fflags & FAST_PLAIN_ATTACKS) != 0
+    rev_skips = (fflags & FAST_REV_SKIPS) != 0
+    attacked = False
+    no = False
+    while True:
+        if turns >= cap or pol[p] > POL_GREEDY:
+            return p, d, cur, turns, -1, -1, attacked
+        top = disc[st[ST_DISC_N] - 1]
+        top_rank = frank[side, top]
+        nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, no, no, bluff_ok, by_symbol,
+                                                any_action, restriction, obs, hand, hlen, fcol, frank, tmp)
+        pflag = 1 if bluff_now else 0  # (bit 1, no voluntary draw, is read by neither policy)
+        choice = _builtin_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts,
+                             pol, rng)
+        if choice >= 0:
+            play_i = _opt_index(obs, choice)
+        else:
+            got, playable = _draw_for_play(p, no, cur, side, top_rank, dup, by_symbol, any_action, restriction,
+                                           hand, hlen, pile, disc, fcol, frank, st, rng, log)
+            if not (playable and (drawn_forced or (dup and dup_must) or
+                                  _builtin_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, pp, obs, hand, hlen, fcol, frank,
+                                              fpts, pol, rng) == 1)):
+                turns += 1
+                p = _nxt(p, d, n, active)
+                continue
+            play_i = hlen[p] - 1
+        c = hand[p, play_i]
+        rk = frank[side, c]
+        col = fcol[side, c]
+        left = hlen[p] - 1
+        if col == BLACK:
+            simple = rk == WILD
+        elif rk <= 9:
+            simple = ((swap_ranks >> rk) & 1) == 0
+        else:
+            simple = plain_attacks and (rk == SKIP or rk == REVERSE or rk == SKIP_ALL or _DRAW_N[rk] > 0)
+        if not simple or left == 0 or (left == 1 and not uno_quiet):
+            return p, d, cur, turns, play_i, c, attacked
+        turns += 1
+        _remove_at(p, play_i, hand, hlen)
+        disc[st[ST_DISC_N]] = c
+        st[ST_DISC_N] += 1
+        if col == BLACK:
+            if color_rotation:
+                cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
+            else:
+                cur = _builtin_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, pp, obs, hand, hlen, fcol, frank,
+                                  fpts, pol, rng)
+        else:
+            cur = col
+        if rk == SKIP_ALL:
+            continue  # Skip Everyone: the player goes again
+        if rk == REVERSE and not rev_skips:
+            d = -d
+        elif rk > 9 and col != BLACK:
+            # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a Draw card)
+            p = _nxt(p, d, n, active)
+            if _DRAW_N[rk] > 0:
+                give_cards_nb(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                attacked = True
+        p = _nxt(p, d, n, active)
+
+
 @njit(cache=True, _nrt=False)
 def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                   hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
@@ -744,11 +926,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
         else:
             for i in range(ncards):
                 pile[i] = i
-            for i in range(ncards - 1, 0, -1):
-                j = randint_nb(rng, i + 1)
-                t = pile[i]
-                pile[i] = pile[j]
-                pile[j] = t
+            shuffle_nb(pile, ncards, rng)
         top_i = ncards - 1
         for s in range(n):
             hs = (order[s] if rigged else H) if active[s] else 0
@@ -776,6 +954,16 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             for k in range(_seen_at(obs, ncards), obs.shape[0]):
                 obs[k] = 0
             obs[OBS_KNOWN_ON] = 0
+
+    # the fast turns (see _fast_turns_nb): the rules under which its common turns need nothing else
+    fast = not (logon or obs_on or snap_on or penalties or jump_in or double_jump or no_wd4_out)
+    swap_ranks = ((1 << 7) if seven_zero else 0) | (1 if (seven_zero or round_n_round or zero_swap_any) else 0) \
+        | ((1 << 5) if swap_five else 0)
+    fflags = (FAST_BY_SYMBOL if by_symbol else 0) | (FAST_ANY_ACTION if any_action else 0) \
+        | (FAST_BLUFF_OK if bluff_ok else 0) | (FAST_DUP if dup else 0) | (FAST_DUP_MUST if dup_must else 0) \
+        | (FAST_DRAWN_FORCED if drawn_forced else 0) | (FAST_COLOR_ROTATION if color_rotation else 0) \
+        | (FAST_UNO_QUIET if (p_forget <= 0.0 and not uno_center) else 0) \
+        | (FAST_PLAIN_ATTACKS if (resp_flags == 0 and not (skip_extra or rev_single or speed_no_skip)) else 0)
 
     if resume:
         (side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked, skip_next,
@@ -1050,6 +1238,20 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     p = _nxt(p, d, n, active)
                     continue
 
+        if play_c < 0 and fast and not resume and skip_next == 0 and not revert_dir and not color_turn:
+            rev_skips = rev_as_skip and n_active == 2 and (ptl_two_player or n_seated == 2)
+            p, d, cur, turns, play_i, play_c, attacked = _fast_turns_nb(
+                p, d, n, cur, side, turns, cap, restriction, swap_ranks,
+                fflags | (FAST_REV_SKIPS if rev_skips else 0),
+                hand, hlen, pile, disc, fcol, frank, fpts, pol, pp, obs, lg, active, st, rng, log)
+            if attacked and res[RES_STACK_MAX] < 1:
+                res[RES_STACK_MAX] = 1
+            if play_c >= 0:
+                actor = p  # its turn chose a card the play block below lays
+                top = disc[st[ST_DISC_N] - 1]
+                top_rank = frank[side, top]
+            elif turns >= cap:
+                continue
         if play_c < 0:
             # ---- a normal turn of p -----------------------------------------------------------
             if resume:
@@ -1072,43 +1274,12 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
                     if p_illegal > 0.0 and rand01_nb(rng) < p_illegal and rand01_nb(rng) < p_detect:
                         give_cards_nb(p, illegal_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-            # the options of p: the hand indices of its legal cards in hand order (a Wild Draw Four
-            # that breaks the restriction is moved behind them as a bluff where bluffing is allowed)
-            hl = hlen[p]
-            nlegal = 0
-            n_wd4 = 0
-            guilty = False
-            for i in range(hl):
-                cc = hand[p, i]
-                col = fcol[side, cc]
-                rk = frank[side, cc]
-                ok = False
-                if col == BLACK:
-                    ok = True
-                    if _IS_WDRAW[rk]:
-                        n_wd4 += 1
-                elif col == cur:
-                    ok = True
-                    guilty = True
-                elif cur < 0:
-                    ok = True
-                elif rk == top_rank and (rk <= 9 or by_symbol):
-                    ok = True
-                    if restriction == 1:
-                        guilty = True
-                elif any_action and rk > 9 and top_rank > 9 and fcol[side, top] != BLACK:
-                    ok = True
-                if ok:
-                    obs[OBS_OPT + OPT_STRIDE * nlegal + 1] = i
-                    nlegal += 1
-            nopt = nlegal
-            wd4_ok = restriction == 2 or not guilty
-            if color_turn or no_wd4_out or (n_wd4 > 0 and not wd4_ok):
-                nlegal, nopt = _filter_play_options(p, hl, nlegal, cur, side, color_turn, no_wd4_out, wd4_ok,
-                                                    bluff_ok, obs, hand, fcol, frank, lg)
+            nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
+                                                    by_symbol, any_action, restriction, obs, hand, hlen, fcol,
+                                                    frank, lg)
             if obs_on:
                 _pub(obs, turns, d, pend_kind, pend_n, pend_from, pend_prev_color)
-            pflag = (1 if (bluff_ok and guilty and n_wd4 > 0) else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
+            pflag = (1 if bluff_now else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
             if snap_on:
                 _snap_save(st, side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color,
                            pend_stacked, skip_next, turns, winner, loser, last_actor, no_response, pend_bounced,
@@ -1129,21 +1300,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 play_c = hand[p, choice]
             else:
                 # draw one (or until playable); only the drawn card may then be played
-                got = -1
-                playable = False
-                while True:
-                    c = draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log)
-                    if c < 0:
-                        break
-                    got = c
-                    if logon:
-                        _log(log, st, EV_DRAW, p, c, 0, 0)
-                    playable = _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank,
-                                           by_symbol, any_action, restriction)
-                    if ct and fcol[side, c] != BLACK and fcol[side, c] != cur:
-                        playable = False
-                    if playable or not (dup or ct):
-                        break
+                got, playable = _draw_for_play(p, ct, cur, side, top_rank, dup, by_symbol, any_action, restriction,
+                                               hand, hlen, pile, disc, fcol, frank, st, rng, log)
                 if playable and (drawn_forced or ((dup or ct) and dup_must) or
                                  _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)):
                     actor = p
