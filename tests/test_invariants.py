@@ -261,13 +261,14 @@ def test_simulate_matches_scenario_play(n: int, policy: str) -> None:
 
 FAST_RULES = [
     "official",
-    "stacking",  # attacks leave the fast turns (somebody may answer them)
-    "seven_zero",  # 7s and 0s leave them (swaps), other numbers stay
     "draw_until_playable",
     "official+set(drawn_card_play=forced, wd4_restriction=color_or_number, match_action_by_symbol=false)",
     "official+set(action_on_any_action=true, wild_color_rotation=true, wd4_challenge=false)",
-    "official+set(uno_forget_prob=0.5)",  # the last-but-one card leaves them (the UNO call)
-    "official+skip_extra_turn+reverse_single_turn",  # no plain attacks in the fast turns
+    "official+set(uno_forget_prob=0.5)",  # the last-but-one card leaves the fast turns (the UNO call)
+    "official+set(two_player_reverse_as_skip=false)",
+    # rules without fast turns (answerable attacks, swaps, Skip/Reverse variants): the same check
+    "stacking",
+    "seven_zero+skip_extra_turn+reverse_single_turn",
 ]
 
 
