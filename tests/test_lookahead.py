@@ -258,3 +258,30 @@ def test_budget_study_writes_its_table_chart_and_pages(tmp_path):
     for name in ("lookahead_budget.png", "lookahead_budget.svg", "summary.md", "report.html"):
         assert (tmp_path / name).is_file()
     assert mod.main(["--budgets", "ten", "--out", str(tmp_path)]) == 2
+
+
+@pytest.mark.parametrize("rules", ["official", "draw_until_playable", "stacking"])
+@pytest.mark.parametrize("base", [E.POL_RANDOM, E.POL_GREEDY])
+def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, base):
+    """A rollout's forced seat among random or greedy seats: the other seats' turns run in the fast turns
+    (nb._fast_turns_nb) and hand the forced seat's turns back to the full loop.  With an event log (which
+    turns the fast turns off) every round is the same.  (The full loop once judged the forced seat's cards
+    against the top card from before the fast turns.)"""
+    dk = get_deck("classic")
+    n, nc = 4, dk.size
+    ri, rf = pack_rules(parse_rules(rules), dk)
+    pp = np.zeros((n, E.NPP), np.float64)
+    for g in range(60):
+        outs = []
+        for logsize in (0, 5000):
+            hand, hlen, pile, disc, lg, tmp, active, st, rng, _log, order, script, res, _ = nb.workspace_nb(n, nc)
+            pol = np.full(n, base, np.int64)
+            pol[g % n] = E.POL_FORCED
+            st[nb.ST_FORCE_BASE] = base
+            rng[0] = nb.game_seed_nb(np.uint64(7), np.uint64(g))
+            w = nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp,
+                               script, hand, hlen, pile, disc, lg, tmp, active, st, rng,
+                               np.zeros((logsize, 5), np.int64), res, np.zeros(E.obs_size(nc), np.int64),
+                               nb.no_slot_nb)
+            outs.append((w, res[nb.RES_TURNS], res[nb.RES_DRAWN], res[nb.RES_WPTS], tuple(hlen)))
+        assert outs[0] == outs[1], (rules, base, g)

@@ -1241,10 +1241,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 hand, hlen, pile, disc, fcol, frank, fpts, pol, pp, obs, lg, active, st, rng, log)
             if attacked and res[RES_STACK_MAX] < 1:
                 res[RES_STACK_MAX] = 1
+            top = disc[st[ST_DISC_N] - 1]  # the fast turns have laid cards since the top of this turn
+            top_rank = frank[side, top]
             if play_c >= 0:
                 actor = p  # its turn chose a card the play block below lays
-                top = disc[st[ST_DISC_N] - 1]
-                top_rank = frank[side, top]
             elif turns >= cap:
                 continue
         if play_c < 0:
