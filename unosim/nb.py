@@ -674,7 +674,7 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
 
 @njit(cache=True, _nrt=False, inline="always")
 def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, pol, rng):
-    """decide_nb for a seat known to play ``random`` or ``greedy`` (the fast turns)."""
+    """The built-in policies, ``random`` and ``greedy``, inlined (decide_nb and the fast turns)."""
     if pol[p] == POL_RANDOM:
         return random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
     return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
@@ -683,8 +683,8 @@ def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol,
 @njit(cache=True, _nrt=False)
 def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, hand, hlen, pile, disc, fcol, frank, fpts,
                    pol, pp, obs, tmp, active, st, rng, log):
-    """The common turns of a round, in a small function of its own: with few live values they run about
-    twice as fast as inside play_round_nb's big loop, whose every rule switch competes for registers.
+    """The common turns of a round, in a small function of its own, away from the register pressure of
+    play_round_nb's big loop (measured: about 6% faster rounds under official rules, in-process A/B).
 
     play_round_nb calls it at a normal turn of a round where these turns need nothing else (see
     ``fast`` there): no observation, log or snapshot; no out-of-turn window, turn penalty or Speed Uno
@@ -713,7 +713,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, hand, hl
     uno_quiet = (fflags & FAST_UNO_QUIET) != 0
     rev_skips = (fflags & FAST_REV_SKIPS) != 0
     attacked = False
-    no = False
+    no = False  # color_turn and no_wd4_out: a variable, not a literal (no second _filter_play_options)
     while True:
         if turns >= cap or pol[p] > POL_GREEDY:
             return p, d, cur, turns, -1, -1, attacked
@@ -1577,8 +1577,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                             ga, gb = _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                             if obs_on and ga >= 0 and st[ST_ERR] == 0:
                                 # each knows the card it gave
-                                obs[_seen_at(obs, ncards) + ga] |= 1 << actor
-                                obs[_seen_at(obs, ncards) + gb] |= 1 << tgt
+                                kn0 = _seen_at(obs, ncards)
+                                obs[kn0 + ga] |= 1 << actor
+                                obs[kn0 + gb] |= 1 << tgt
                                 obs[OBS_KNOWN_ON] = 1
                         res[RES_SWAPS] += 1
                         if logon:
@@ -1985,11 +1986,8 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
 def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
               active, st, rng, script, ufn):
     """Seat p's answer to decision ``kind`` over the nopt options in obs: an option index, or -1."""
-    pid = pol[p]
-    if pid == POL_RANDOM:
-        return random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
-    if pid == POL_GREEDY:
-        return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+    if pol[p] <= POL_GREEDY:
+        return _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, pol, rng)
     # int64 casts: one compiled slot_policy_nb, not one per call site's literal kind and counts
     return slot_policy_nb(np.int64(kind), p, np.int64(nopt), np.int64(nleg), np.int64(flag), cur, side, n, pol,
                           pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
