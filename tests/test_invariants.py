@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from numba import njit
 
 from unosim import enums as E
-from unosim import simulate
+from unosim import nb, simulate
 from unosim.decks import classic_deck, classic_points
 from unosim.scenario import Game, play
 
@@ -266,6 +267,7 @@ FAST_RULES = [
     "official+set(action_on_any_action=true, wild_color_rotation=true, wd4_challenge=false)",
     "official+set(uno_forget_prob=0.5)",  # the last-but-one card leaves the fast turns (the UNO call)
     "official+set(two_player_reverse_as_skip=false)",
+    "official+set(voluntary_draw=false)",
     # rules without fast turns (answerable attacks, swaps, Skip/Reverse variants): the same check
     "stacking",
     "seven_zero+skip_extra_turn+reverse_single_turn",
@@ -274,10 +276,15 @@ FAST_RULES = [
 
 @pytest.mark.parametrize("rules", FAST_RULES)
 @pytest.mark.parametrize(("n", "policy"), [(2, "random"), (4, "greedy"), (5, "random,greedy,greedy,random,greedy"),
-                                           (4, "random(bluff=0.3),greedy(bluff=0.5),random,greedy")])
+                                           (4, "random(bluff=0.3),greedy(bluff=0.5),random,greedy"),
+                                           # policies of the slot, which read the observation, beside built-ins
+                                           (4, "hold_wilds,random,color_majority,greedy"),
+                                           (3, "bluffer,card_counter,challenger(threshold=0.2)"),
+                                           (2, "weighted,attack")])
 def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None:
     """simulate plays most turns in nb._fast_turns_nb; scenario.play keeps an event log, which turns the fast
-    turns off, so every turn runs through play_round_nb's full loop: both give the same rounds."""
+    turns off, so every turn runs through play_round_nb's full loop: both give the same rounds (the
+    heuristics' line-ups show that a slot seat sees the same observation in both)."""
     rec = simulate(players=n, policies=policy, rules=rules, games=60, seed=0, threads=1).records
     for i in range(60):
         g = play(players=n, seed=i, policies=policy.split(","), rules=rules)
@@ -322,3 +329,66 @@ def test_bad_input(kwargs: dict, needle: str) -> None:
         simulate(**kwargs)
     msg = str(err.value)
     assert "\n" not in msg and msg.strip() == msg and needle in msg and "accepted" in msg
+
+
+# ---- the legality scan on card masks ----------------------------------------------------------------------
+
+@njit(cache=False)
+def _scan_options(p, cur, side, top, by_symbol, any_action, restriction, bluff_ok, hand, hlen, fcol, frank, obs, tmp):
+    cmask = np.empty_like(fcol)
+    nb.card_masks_nb(fcol, frank, cmask)
+    no = False
+    nleg, nopt, bluff = nb._play_options(p, cur, side, top, frank[side, top], no, no, bluff_ok, by_symbol, any_action,
+                                         restriction, obs, hand, hlen, fcol, frank, cmask, tmp)
+    out = np.empty(nopt, np.int64)
+    for k in range(nopt):
+        out[k] = obs[E.OBS_OPT + E.OPT_STRIDE * k + 1]
+    return nleg, bluff, out
+
+
+def _reference_options(hand, cur, side, top, by_symbol, any_action, restriction, bluff_ok, fcol, frank):
+    """RULES.md 1.7 and the options written out card by card: the legal cards in hand order, a Wild Draw Four
+    that breaks the restriction behind them as a bluff (where bluffing is allowed)."""
+    top_rank = frank[side, top]
+    wdraw = {E.WD4, E.WILD_DRAW2, E.WILD_DRAW_COLOR}
+    legal, guilty, wd = [], False, []
+    for i, c in enumerate(hand):
+        col, rk = fcol[side, c], frank[side, c]
+        black = col == E.BLACK
+        same_sym = rk == top_rank and (by_symbol or top_rank <= 9) and not black
+        any_ok = any_action and top_rank > 9 and fcol[side, top] != E.BLACK and rk > 9 and not black
+        if black or col == cur or cur < 0 or same_sym or any_ok:
+            legal.append(i)
+        guilty |= col == cur or (same_sym and restriction == 1 and cur >= 0)
+        if black and rk in wdraw:
+            wd.append(i)
+    bluff = bluff_ok and guilty and bool(wd)  # (the kernel's "a bluff is possible", whatever the restriction)
+    if wd and not (restriction == 2 or not guilty):
+        plain = [i for i in legal if i not in wd]
+        return len(plain), bluff, plain + (wd if bluff_ok else [])
+    return len(legal), bluff, legal
+
+
+@pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter"])
+def test_mask_scan_equals_the_rules_card_by_card(deck: str) -> None:
+    """nb._play_options tests one mask word per card (nb.card_masks_nb, nb._turn_masks): on random hands, top
+    cards, colours (a free colour too) and rule switches it gives the options of the card-by-card rules."""
+    from unosim.decks import get_deck
+    dk = get_deck(deck)
+    fcol, frank = dk.face_color.astype(np.int64), dk.face_rank.astype(np.int64)
+    nc = fcol.shape[1]
+    rng = np.random.default_rng(11)
+    obs = np.zeros(E.obs_size(nc), np.int64)
+    tmp = np.zeros(nc, np.int64)
+    for _ in range(3000):
+        h = int(rng.integers(1, 16))
+        cards = rng.permutation(nc)[: h + 1]
+        hand = np.zeros((2, nc), np.int64)
+        hand[1, :h] = cards[:h]
+        side = int(rng.integers(0, 2))
+        cur = int(rng.integers(-1, 4))
+        args = (cur, side, int(cards[h]), bool(rng.integers(0, 2)), bool(rng.integers(0, 2)), int(rng.integers(0, 3)),
+                bool(rng.integers(0, 2)))
+        nleg, bluff, out = _scan_options(1, *args, hand, np.array([0, h], np.int64), fcol, frank, obs, tmp)
+        want = _reference_options(list(cards[:h]), *args[:6], args[6], fcol, frank)
+        assert (nleg, bluff, list(out)) == want, (deck, args, list(cards[:h]))

@@ -244,3 +244,32 @@ def test_policy_file_edited_in_the_same_process_runs_the_new_code(tmp_path):
     _write(tmp_path, "edit.py", body.replace("ANSWER", "77"))
     with pytest.raises(PolicyError, match="with 77"):
         simulate(policies="edited,random", players=2, games=3, threads=1, policy_files=[f])
+
+
+def test_the_header_shows_the_pending_attack_and_only_it(tmp_path):
+    """A policy that answers out of range (an error naming the value) whenever the observation's header is
+    inconsistent: the attacker is -1 when nothing is pending (also at play decisions of the fast turns,
+    after attacks resolved there or in the full loop), and a challenge - also of a Wild Draw Four laid as
+    the last card - sees that attack, its player and the colour before it."""
+    f = _write(tmp_path, "header.py", """
+    from unosim.policy_api import (policy, greedy_obs_nb, D_PLAY, D_CHALLENGE, OBS_PEND_KIND, OBS_PEND_FROM,
+                                   OBS_PREV_COLOR, OBS_SEAT, OBS_PLAYERS, WD4, NCOLORS)
+
+    @policy()
+    def header_checker(kind, obs, params, rng):
+        pk = obs[OBS_PEND_KIND]
+        frm = obs[OBS_PEND_FROM]
+        if kind == D_PLAY and pk < 0 and frm != -1:
+            return 1000 + frm
+        if kind == D_CHALLENGE:
+            if pk != WD4 or frm < 0 or frm >= obs[OBS_PLAYERS] or frm == obs[OBS_SEAT]:
+                return 2000 + pk
+            if obs[OBS_PREV_COLOR] < 0 or obs[OBS_PREV_COLOR] >= NCOLORS:
+                return 3000 + obs[OBS_PREV_COLOR]
+            return 1  # challenge every time: the last-card challenges happen too
+        return greedy_obs_nb(kind, obs, params, rng)
+    """)
+    for rules in ("official", "stacking"):  # (official challenges a last-card Wild Draw Four too)
+        r = simulate(policies="header_checker,greedy,random(bluff=0.5),header_checker", players=4, games=3000,
+                     rules=rules, seed=5, threads=1, policy_files=[f])
+        assert r.records["challenges"].sum() > 0  # (and no seat saw an inconsistent header: no PolicyError)

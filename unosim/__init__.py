@@ -11,7 +11,12 @@ __version__ = "0.1.0"
 # 2: greedy's tie order among equal-point cards treats every coloured draw card (Draw One, Draw Five,
 #    Draw Three) like Draw Two and Skip Everyone like Skip, with Flip after Skip (issue 8); greedy on UNO
 #    Flip and the Harry Potter deck plays differently, every other record is unchanged.
-ENGINE_VERSION = 2
+# 3: what a seat sees (issue 8): at a challenge of a Wild Draw Four laid as the last card, the header shows
+#    that attack (its kind, draw total, player and the colour before it) instead of the turn's start, and
+#    the attacker (OBS_PEND_FROM) is -1 once an attack has resolved, as documented; policies that read the
+#    observation (challenger, users' policies) may decide differently; random and greedy records, and every
+#    round without such a seat, are unchanged.
+ENGINE_VERSION = 3
 
 from .errors import (  # noqa: E402  (light: no numba, no numpy)
     DeckError,

@@ -210,6 +210,8 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     unseen = np.empty(ncards, np.int64)
     backs = np.empty(NKINDS, np.int64)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, ncards)
+    cmask = np.empty_like(fcol, np.int64)
+    nb.card_masks_nb(fcol, frank, cmask)
     pol = np.full(n, base, np.int64)
     pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``base``
     x0 = 0
@@ -247,8 +249,8 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
             for i in range(4):
                 st[nb.ST_FORCE + i] = forced[j, 1 + i]
             rng[0] = roll_seed
-            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, fcol, frank, fpts, ri, rf, pol, pp, script, hand,
-                                 hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, fcol, frank, fpts, cmask, ri, rf, pol, pp,
+                                 script, hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
             x = 1 if w == seat else 0
             if j == 0:
                 x0 = x

@@ -66,6 +66,8 @@ FAST_DRAWN_FORCED = 32
 FAST_COLOR_ROTATION = 64
 FAST_UNO_QUIET = 128
 FAST_REV_SKIPS = 256
+FAST_OBS = 512          # a seat reads the observation: keep its header, played-card counts and seen bits
+FAST_VOLUNTARY = 1024   # voluntary_draw: a player holding a legal card may draw instead
 
 # ---- per-round results (res) ------------------------------------------------------------------------
 RES_WINNER = 0
@@ -611,42 +613,80 @@ def _snap_load(st):
 # ================================================================================================
 # One round
 # ================================================================================================
+# ---- card masks: the legality scan tests one word per card ------------------------------------------
+# cmask[side, c] (card_masks_nb): a coloured card has its colour's bit and the bit CM_RANK0 + rank; a
+# black card has CM_BLACK (bit BLACK: a current colour of BLACK would match it like a colour), and
+# CM_WDRAW where it is an attacking wild (a Wild Draw Four, Flip's wild draws).  A turn's tests are two
+# words (_turn_masks): a card is legal when its mask meets ``legal``; a Wild Draw Four breaks the
+# restriction when the hand's masks, or-ed, meet ``guilt``.
+CM_BLACK = 1 << BLACK
+CM_WDRAW = 1 << (BLACK + 1)
+CM_RANK0 = 8
+CM_ACTIONS = ((1 << (NRANKS - 10)) - 1) << (CM_RANK0 + 10)  # the coloured symbols above 9
+
+
+@njit(cache=True, _nrt=False)
+def card_masks_nb(fcol, frank, cmask):
+    """Fill cmask[side, c] from the deck's face tables (call again whenever they change)."""
+    one = np.int64(1)
+    for side in range(fcol.shape[0]):
+        for c in range(fcol.shape[1]):
+            col = fcol[side, c]
+            rk = frank[side, c]
+            if col == BLACK:
+                cmask[side, c] = CM_BLACK | (CM_WDRAW if _IS_WDRAW[rk] else 0)
+            else:
+                cmask[side, c] = (one << col) | (one << (CM_RANK0 + rk))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _turn_masks(cur, top_rank, sym_ok, any_ok, restr1):
+    """(legal, guilt) of _play_options: the masks of the cards that may be laid on this turn, and of those
+    whose presence makes a Wild Draw Four a bluff.  A free colour (cur < 0) takes every card, and nothing
+    makes a Wild Draw Four guilty then."""
+    one = np.int64(1)
+    if cur < 0:
+        return np.int64(-1), np.int64(0)
+    legal = (one << cur) | CM_BLACK
+    guilt = one << cur
+    if sym_ok:
+        legal |= one << (CM_RANK0 + top_rank)
+        if restr1:
+            guilt |= one << (CM_RANK0 + top_rank)
+    if any_ok:
+        legal |= CM_ACTIONS
+    return legal, guilt
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok, by_symbol, any_action,
-                  restriction, obs, hand, hlen, fcol, frank, tmp):
+                  restriction, obs, hand, hlen, fcol, frank, cmask, tmp):
     """The options of p's play decision into obs: the hand indices of its legal cards in hand order (a
     Wild Draw Four that breaks the restriction is moved behind them as a bluff where bluffing is
     allowed).  Returns (legal options, all options, whether a bluff is possible)."""
     hl = hlen[p]
-    nlegal = 0
-    n_wd4 = 0
-    guilty = False
-    # branch-free: the tests of a card are data, not jumps (a colour match is a coin flip to the
-    # branch predictor); every card's index is written and only a legal one is kept
     sym_ok = by_symbol or top_rank <= 9
     any_ok = any_action and top_rank > 9 and fcol[side, top] != BLACK
-    free = cur < 0
-    restr1 = restriction == 1
-    # unsigned indices: numba adds no negative-index wrap-around (and keeps no array shape live for it)
+    legal, guilt = _turn_masks(cur, top_rank, sym_ok, any_ok, restriction == 1)
+    # one load and one test per card, no branch (a colour match is a coin flip to the branch predictor):
+    # every card's index is written and only a legal one is kept; unsigned indices carry no
+    # negative-index wrap-around
     us = np.uint64(side)
+    nlegal = 0
+    held = np.int64(0)
     for i in range(hl):
-        cc = np.uint64(hand[p, i])
-        col = fcol[us, cc]
-        rk = frank[us, cc]
-        black = col == BLACK
-        same_col = col == cur
-        same_sym = (rk == top_rank) & sym_ok & (not black)
-        ok = black | same_col | free | same_sym | (any_ok & (rk > 9) & (not black))
-        n_wd4 += np.int64(black & _IS_WDRAW[rk])
-        guilty |= same_col | (same_sym & restr1 & (not free))
+        m = cmask[us, np.uint64(hand[p, i])]
         obs[np.uint64(OBS_OPT + OPT_STRIDE * nlegal + 1)] = i
-        nlegal += np.int64(ok)
+        nlegal += np.int64((m & legal) != 0)
+        held |= m
+    guilty = (held & guilt) != 0
+    has_wdraw = (held & CM_WDRAW) != 0
     nopt = nlegal
     wd4_ok = restriction == 2 or not guilty
-    if color_turn or no_wd4_out or (n_wd4 > 0 and not wd4_ok):
+    if color_turn or no_wd4_out or (has_wdraw and not wd4_ok):
         nlegal, nopt = _filter_play_options(p, hl, nlegal, cur, side, color_turn, no_wd4_out, wd4_ok,
                                             bluff_ok, obs, hand, fcol, frank, tmp)
-    return nlegal, nopt, bluff_ok and guilty and n_wd4 > 0
+    return nlegal, nopt, bluff_ok and guilty and has_wdraw
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -680,27 +720,39 @@ def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol,
     return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _fast_seat(pid):
+    """Whether the fast turns play this policy's turns: the built-ins and the policies of the slot, not a
+    scripted seat, a plain-Python seat (its answers are replayed) or a rollout's forced seat."""
+    return pid <= POL_GREEDY or pid >= POL_SLOT
+
+
 @njit(cache=True, _nrt=False)
-def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, hand, hlen, pile, disc, fcol, frank, fpts,
-                   pol, pp, obs, tmp, active, st, rng, log):
+def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_color, hand, hlen, pile, disc, fcol,
+                   frank, fpts, cmask, pol, pp, obs, tmp, active, st, rng, log, script, ufn):
     """The common turns of a round, in a small function of its own, away from the register pressure of
     play_round_nb's big loop (measured: about 6% faster rounds under official rules, in-process A/B).
 
     play_round_nb calls it at a normal turn of a round where these turns need nothing else (see
-    ``fast`` there): no observation, log or snapshot; no out-of-turn window, turn penalty or Speed Uno
-    rule; no swaps; nobody may answer an attack (no stacking, deflecting or bouncing), and a Skip or
-    Reverse has its plain effect (no skip_extra_turn, reverse_single_turn).  Where attacks can be
-    answered, or a 7 or 0 swaps, the turns would leave this function at every such card, and the call
-    costs more than the small loop saves (measured: stacking 20% slower with it).  It plays the turns of
-    ``random`` and ``greedy`` seats exactly as the big loop would, with the same random numbers: a
-    number card, a plain wild, a coloured Skip, Reverse, Draw card or Skip Everyone (the victim simply
-    draws and loses the turn), a draw (and the drawn card, or a pass).  Every card must leave its player
-    at least one card (two without the UNO-call rules, FAST_UNO_QUIET).
+    ``fast`` there): no log or snapshot; no out-of-turn window, turn penalty or Speed Uno rule; no swaps;
+    nobody may answer an attack (no stacking, deflecting or bouncing), and a Skip or Reverse has its
+    plain effect (no skip_extra_turn, reverse_single_turn).  Where attacks can be answered, or a 7 or 0
+    swaps, the turns would leave this function at every such card, and the call costs more than the
+    small loop saves (measured: stacking 20% slower with it).  It plays the turns of ``random``,
+    ``greedy`` and the policies of the slot (heuristics, the user's numba policies) exactly as the big
+    loop would, with the same decisions asked in the same order and the same random numbers: a number
+    card, a plain wild, a coloured Skip, Reverse, Draw card or Skip Everyone (the victim simply draws
+    and loses the turn), a draw (and the drawn card, or a pass).  Every card must leave its player at
+    least one card (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the
+    observation (FAST_OBS), it keeps what the big loop keeps for it: the header before a slot seat's
+    play decision (``prev_color``: the colour before the last Wild Draw Four, which only the big loop
+    lays), the played-card counts and the per-card seen bits.
 
     Returns (p, d, cur, turns, play_i, play_c, attacked).  play_c >= 0: seat p's turn chose the card at
     hand index play_i, which the big loop lays with its full play block (and counts the turn).
-    play_c = -1: the turn cap is reached, or seat p plays another policy; the big loop takes over at
-    the top of a turn.  attacked: a Draw card hit somebody (res[RES_STACK_MAX] is at least 1).
+    play_c = -1: the turn cap is reached, a policy erred (st[ST_ERR]), or seat p is scripted, a
+    plain-Python seat or a rollout's forced seat; the big loop takes over at the top of a turn.
+    attacked: a Draw card hit somebody (res[RES_STACK_MAX] is at least 1).
     ``fflags``: the rule switches it reads, FAST_* bits.
     """
     by_symbol = (fflags & FAST_BY_SYMBOL) != 0
@@ -712,26 +764,37 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, hand, hl
     color_rotation = (fflags & FAST_COLOR_ROTATION) != 0
     uno_quiet = (fflags & FAST_UNO_QUIET) != 0
     rev_skips = (fflags & FAST_REV_SKIPS) != 0
+    obs_on = (fflags & FAST_OBS) != 0
+    voluntary = (fflags & FAST_VOLUNTARY) != 0
     attacked = False
     no = False  # color_turn and no_wd4_out: a variable, not a literal (no second _filter_play_options)
     while True:
-        if turns >= cap or pol[p] > POL_GREEDY:
+        if turns >= cap or not _fast_seat(pol[p]) or st[ST_ERR] != 0:
             return p, d, cur, turns, -1, -1, attacked
         top = disc[st[ST_DISC_N] - 1]
         top_rank = frank[side, top]
         nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, no, no, bluff_ok, by_symbol,
-                                                any_action, restriction, obs, hand, hlen, fcol, frank, tmp)
-        pflag = 1 if bluff_now else 0  # (bit 1, no voluntary draw, is read by neither policy)
-        choice = _builtin_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts,
-                             pol, rng)
+                                                any_action, restriction, obs, hand, hlen, fcol, frank, cmask, tmp)
+        pflag = (1 if bluff_now else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
+        pid = pol[p]
+        if pid >= POL_SLOT:
+            _pub(obs, turns + 1, d, -1, 0, -1, prev_color)
+        if pid <= POL_GREEDY:
+            choice = _builtin_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts,
+                                 pol, rng)
+        else:
+            choice = ask_slot_nb(D_PLAY, p, pid, nopt, nlegal, none_ok_nb(D_PLAY, pflag), cur, side, n, pp, obs, hand,
+                                 hlen, fcol, frank, fpts, disc, active, st, rng, ufn)
+        if st[ST_ERR] != 0:
+            return p, d, cur, turns + 1, -1, -1, attacked  # a policy erred: the round ends (the turn counted)
         if choice >= 0:
             play_i = _opt_index(obs, choice)
         else:
             got, playable = _draw_for_play(p, no, cur, side, top_rank, dup, by_symbol, any_action, restriction,
                                            hand, hlen, pile, disc, fcol, frank, st, rng, log)
             if not (playable and (drawn_forced or (dup and dup_must) or
-                                  _builtin_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, pp, obs, hand, hlen, fcol, frank,
-                                              fpts, pol, rng) == 1)):
+                                  _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                                              active, st, rng, script, ufn))):
                 turns += 1
                 p = _nxt(p, d, n, active)
                 continue
@@ -750,12 +813,15 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, hand, hl
         _remove_at(p, play_i, hand, hlen)
         disc[st[ST_DISC_N]] = c
         st[ST_DISC_N] += 1
+        if obs_on:
+            _count_play(obs, c, 1, side, st, fcol, frank)
+            obs[_seen_at(obs, fcol.shape[1]) + c] = 0
         if col == BLACK:
             if color_rotation:
                 cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
             else:
-                cur = _builtin_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, pp, obs, hand, hlen, fcol, frank,
-                                  fpts, pol, rng)
+                cur = _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st,
+                                    rng, script, ufn)
         else:
             cur = col
         if rk == SKIP_ALL:
@@ -772,13 +838,13 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, hand, hl
 
 
 @njit(cache=True, _nrt=False)
-def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
+def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol, pp, script,
                   hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
     """Play one round.  ``dealer`` deals; ``first`` acts first (-1: the seat on the dealer's left).
     ``active[3n:4n]`` says which seats take part (1) and which are out of the match (0).  ``order`` (if non-empty) is the deck from the top down: seat s is dealt
     ``order[s*H:(s+1)*H]``, the starting card is ``order[n*H]`` and the draw pile follows it.
     Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``.
-    ``obs`` holds each decision's options (and, for the policies that read it, the observation);
+    ``cmask``: the cards' masks of the face tables (card_masks_nb).  ``obs`` holds each decision's options (and, for the policies that read it, the observation);
     ``ufn`` is the function slot of those policies (see decide_nb)."""
     ncards = fcol.shape[1]
     side = 0
@@ -954,12 +1020,13 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
             obs[OBS_KNOWN_ON] = 0
 
     # the fast turns (see _fast_turns_nb): the rules under which the common turns need nothing else
-    fast = not (logon or obs_on or snap_on or penalties or jump_in or double_jump or no_wd4_out or swaps_on
+    fast = not (logon or snap_on or penalties or jump_in or double_jump or no_wd4_out or swaps_on
                 or resp_flags != 0 or skip_extra or rev_single or speed_no_skip)
     fflags = (FAST_BY_SYMBOL if by_symbol else 0) | (FAST_ANY_ACTION if any_action else 0) \
         | (FAST_BLUFF_OK if bluff_ok else 0) | (FAST_DUP if dup else 0) | (FAST_DUP_MUST if dup_must else 0) \
         | (FAST_DRAWN_FORCED if drawn_forced else 0) | (FAST_COLOR_ROTATION if color_rotation else 0) \
-        | (FAST_UNO_QUIET if (p_forget <= 0.0 and not uno_center) else 0)
+        | (FAST_UNO_QUIET if (p_forget <= 0.0 and not uno_center) else 0) | (FAST_OBS if obs_on else 0) \
+        | (FAST_VOLUNTARY if voluntary else 0)
 
     if resume:
         (side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked, skip_next,
@@ -1234,18 +1301,20 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                     p = _nxt(p, d, n, active)
                     continue
 
-        if play_c < 0 and fast and not resume and skip_next == 0 and not revert_dir and not color_turn:
+        if play_c < 0 and fast and not resume and skip_next == 0 and not revert_dir and not color_turn \
+                and _fast_seat(pol[p]):
             rev_skips = rev_as_skip and n_active == 2 and (ptl_two_player or n_seated == 2)
             p, d, cur, turns, play_i, play_c, attacked = _fast_turns_nb(
                 p, d, n, cur, side, turns, cap, restriction, fflags | (FAST_REV_SKIPS if rev_skips else 0),
-                hand, hlen, pile, disc, fcol, frank, fpts, pol, pp, obs, lg, active, st, rng, log)
+                pend_prev_color, hand, hlen, pile, disc, fcol, frank, fpts, cmask, pol, pp, obs, lg, active, st, rng,
+                log, script, ufn)
             if attacked and res[RES_STACK_MAX] < 1:
                 res[RES_STACK_MAX] = 1
             top = disc[st[ST_DISC_N] - 1]  # the fast turns have laid cards since the top of this turn
             top_rank = frank[side, top]
             if play_c >= 0:
                 actor = p  # its turn chose a card the play block below lays
-            elif turns >= cap:
+            elif turns >= cap or st[ST_ERR] != 0:
                 continue
         if play_c < 0:
             # ---- a normal turn of p -----------------------------------------------------------
@@ -1271,7 +1340,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                         give_cards_nb(p, illegal_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
             nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
                                                     by_symbol, any_action, restriction, obs, hand, hlen, fcol,
-                                                    frank, lg)
+                                                    frank, cmask, lg)
             if obs_on:
                 _pub(obs, turns, d, pend_kind, pend_n, pend_from, pend_prev_color)
             pflag = (1 if bluff_now else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
@@ -1350,6 +1419,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, s
                 res[RES_FLIPS] += 1
             if _IS_ATTACK[rk] and not (play_to_last or seven_rounds):
                 amount = pend_n + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
+                if _IS_WDRAW[rk] and challenge_on and ch_last_card and obs_on:
+                    _pub(obs, turns, d, rk, amount, actor, prev_color)  # the evidence for this challenge
                 if _IS_WDRAW[rk] and challenge_on and ch_last_card and \
                         _wants_challenge(nx, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
                     res[RES_CHALLENGES] += 1
@@ -1827,12 +1898,13 @@ def _count_play(obs, c, delta, side, st, fcol, frank):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
-    """Public scalars of the round into the observation header (only when a seat reads it)."""
+    """Public scalars of the round into the observation header (only when a seat reads it).  The attacker
+    is -1 once the attack has resolved (the loop keeps the last one in ``pend_from``)."""
     obs[OBS_TURN] = turns
     obs[OBS_DIRECTION] = d
     obs[OBS_PEND_KIND] = pend_kind
     obs[OBS_PEND_N] = pend_n
-    obs[OBS_PEND_FROM] = pend_from
+    obs[OBS_PEND_FROM] = pend_from if pend_kind >= 0 else -1
     obs[OBS_PREV_COLOR] = prev_color
 
 
@@ -1967,11 +2039,24 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
             st[ST_ERR_VAL] = st[ST_LOG_N]  # events logged before this decision (unosim trace)
             return -1 if ok_none or kind == D_SWAP_TARGET else 0
         st[ST_SCRIPT_POS] = k + 1
-        v = script[k]
-    else:
-        build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc,
-                     active, st)
-        v = ufn(pid - POL_SLOT, kind, obs, pp[p], rng)
+        return _checked_answer(kind, p, nopt, ok_none, script[k], st)
+    return ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, pp, obs, hand, hlen, fcol, frank, fpts,
+                       disc, active, st, rng, ufn)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                active, st, rng, ufn):
+    """A policy of the slot (pid >= POL_SLOT) answers: its observation, the call, the check.  Inlined in
+    slot_policy_nb and at the play decision of the fast turns (the hot one: there the call of
+    slot_policy_nb and its 12 array arguments cost about as much as the observation)."""
+    build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc, active, st)
+    return _checked_answer(kind, p, nopt, ok_none, ufn(pid - POL_SLOT, kind, obs, pp[p], rng), st)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _checked_answer(kind, p, nopt, ok_none, v, st):
+    """v if it is an answer among the options; else the round ends with a policy error (ST_ERR = 2)."""
     if v < -1 or v >= nopt or (v == -1 and not ok_none):
         if st[ST_ERR] == 0:
             st[ST_ERR] = 2
@@ -2289,18 +2374,21 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
+    cmask = np.empty_like(fcol, np.int64)
+    card_masks_nb(gcol, grank, cmask)
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
             seat_map_nb(seating, gi, seed, n, pol, pp, seatmap, polg, ppg)
         if pairing != 0:
             pair_faces_nb(gi, seed, fcol, frank, fpts, gcol, grank, gpts)
+            card_masks_nb(gcol, grank, cmask)
         rng[0] = game_seed_nb(seed, np.uint64(gi))
         for s in range(n):
             active[3 * n + s] = 1
         # np.int64(-1), not a bare -1: a literal argument makes numba compile a second play_round_nb
         # (specialised on first == -1) instead of sharing play_one_nb's and play_match_batch_nb's
-        w = play_round_nb(n, n - 1, np.int64(-1), order, gcol, grank, gpts, ri, rf, polg, ppg, script,
+        w = play_round_nb(n, n - 1, np.int64(-1), order, gcol, grank, gpts, cmask, ri, rf, polg, ppg, script,
                           hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
         if res[RES_END] == END_POLICY and o_err[0] < 0:
             _note_policy_error(gi, seatmap[st[ST_ERR_SEAT]] if seating != 0 else st[ST_ERR_SEAT], st, o_err)
@@ -2367,12 +2455,15 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
+    cmask = np.empty_like(fcol, np.int64)
+    card_masks_nb(gcol, grank, cmask)
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
         if pairing != 0:
             # physical cards do not change within a game: one pairing per match
             pair_faces_nb(m, seed, fcol, frank, fpts, gcol, grank, gpts)
+            card_masks_nb(gcol, grank, cmask)
         for s in range(n):
             scores[s] = 0
             o_rwins[g, s] = 0
@@ -2389,8 +2480,8 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
             for s in range(n):
                 obs[OBS_SCORE + s] = scores[s % half] if partners else scores[s]
             # np.int64: numba types first as the literal -1 here, which would compile a second play_round_nb
-            w = play_round_nb(n, dealer, np.int64(first), order, gcol, grank, gpts, ri, rf, polg, ppg, script,
-                              hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+            w = play_round_nb(n, dealer, np.int64(first), order, gcol, grank, gpts, cmask, ri, rf, polg, ppg,
+                              script, hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
             if res[RES_END] == END_POLICY and o_err[0] < 0:
                 _note_policy_error(m, seatmap[st[ST_ERR_SEAT]], st, o_err)
             if write_rounds:
@@ -2530,7 +2621,9 @@ def no_slot_nb(which, kind, obs, params, rng):
 def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                 hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
     """play_round_nb with a fixed signature, for calls from Python (scenarios, traces)."""
-    return play_round_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
+    cmask = np.empty_like(fcol, np.int64)
+    card_masks_nb(fcol, frank, cmask)
+    return play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol, pp, script,
                          hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
 
 

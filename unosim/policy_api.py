@@ -41,8 +41,8 @@ The observation
 ``obs`` is one flat int64 array; the offsets are the ``OBS_*`` constants.  It holds what the seat
 may see and only that: the decision (``OBS_KIND``, ``OBS_NOPT``, ``OBS_NLEGAL``, ``OBS_NONE_OK``), its
 seat and the turn number, the top card's kind, the current colour (-1: anything), the direction,
-the side in play, the pending attack (rank, draw total, who played it, the colour before the last
-Wild Draw Four), the draw and discard pile sizes, every seat's hand size and match score, its own
+the side in play, the pending attack (rank, draw total and who played it, all -1 or 0 when none is
+pending; the colour before the last Wild Draw Four, which a challenge weighs), the draw and discard pile sizes, every seat's hand size and match score, its own
 hand as counts over the ``NKINDS`` kinds (``OBS_HAND``), the discard pile as counts
 (``OBS_PLAYED``: the cards played since the last reshuffle), the deck's composition (``OBS_DECK``),
 on UNO Flip the visible backs of every other hand (``OBS_BACKS + seat * NKINDS``), and what it was
