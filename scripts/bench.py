@@ -11,6 +11,9 @@ The official ``random`` rows on one thread also show the C reference (``scripts/
 the same rounds hand-written in C, built with ``cc -O2`` or ``$CC``) and unosim's speed as a ratio to
 it.  Both are timed in the same run, interleaved (unosim, C, unosim, C), best of 2 each, since absolute
 figures on a shared machine drift from run to run.  Without a C compiler those columns stay empty.
+One row times a user's numba policy (``greedy_numba`` of ``scripts/policy_example_numba.py``, greedy
+written against the observation) in one seat of four beside three ``greedy``, as a ratio to four
+``greedy`` (it plays the same moves, so the ratio is the price of the decision interface).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 import cref
 
 ROOT = Path(__file__).resolve().parent.parent
+USER_POLICY = ROOT / "scripts" / "policy_example_numba.py"
 STARTUP = (
     "import time; t=time.perf_counter(); from unosim.sim import warm_up; warm_up(); "
     "import unosim.scenario as s; s.play(players=4, seed=1, policies='random'); "
@@ -42,17 +46,17 @@ def startup_seconds(cache_dir: str | None) -> float:
 
 
 def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
-         c_exe: Path | None = None) -> tuple[float, float | None]:
+         c_exe: Path | None = None, policy_files: list[str] | None = None) -> tuple[float, float | None]:
     """Best of 2 timed runs (after a warm-up): unosim's rounds/s, and the C reference's (same
     players and rounds, run between unosim's) when ``c_exe`` is given, else None."""
     from unosim import simulate
 
-    simulate(rules=rules, players=players, policies=policies, games=1000, seed=1, threads=threads, deck=deck)
+    kw = dict(rules=rules, players=players, policies=policies, threads=threads, deck=deck, policy_files=policy_files)
+    simulate(games=1000, seed=1, **kw)
     best = 0.0
     best_c = None
     for rep in range(2):
-        r = simulate(rules=rules, players=players, policies=policies, games=games, seed=rep, threads=threads,
-                     deck=deck)
+        r = simulate(games=games, seed=rep, **kw)
         best = max(best, r.summary["games_per_second"])
         if c_exe is not None:
             best_c = max(best_c or 0.0, cref.run(c_exe, players, games, seed=rep)["rounds_per_s"])
@@ -113,6 +117,14 @@ def main() -> None:
                         row.update(c_rounds_per_s=c_rate, ratio_to_c=r / c_rate)
                     rows.append(row)
                     print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}{fmt_c(c_rate, r)}", flush=True)
+    # a user's numba policy (greedy written against the observation: the same moves) in one seat of four
+    greedy4 = next(r["rounds_per_s"] for r in rows if r["policy"] == "greedy" and r["players"] == 4
+                   and r["threads"] == 1)
+    r, _ = rate("official", 4, "greedy_numba,greedy,greedy,greedy", args.games, 1, policy_files=[str(USER_POLICY)])
+    rows.append({"rules": "official", "players": 4, "policy": "greedy_numba,greedy,greedy,greedy", "threads": 1,
+                 "rounds_per_s": r, "ratio_to_greedy": r / greedy4})
+    print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>3} {r:>12,.0f}  ({r / greedy4:.2f}x greedy; "
+          f"the user seat: greedy_numba of {USER_POLICY.relative_to(ROOT)})", flush=True)
     for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
                         ("party", "classic"), ("everything", "classic"), ("official", "flip")):
         r, _ = rate(rules, 4, "random", args.games, 1, deck)

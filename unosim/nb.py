@@ -626,10 +626,11 @@ CM_ACTIONS = ((1 << (NRANKS - 10)) - 1) << (CM_RANK0 + 10)  # the coloured symbo
 
 
 @njit(cache=True, _nrt=False)
-def card_masks_nb(fcol, frank, cmask):
-    """Fill cmask[side, c] from the deck's face tables (call again whenever they change)."""
+def card_masks_nb(fcol, frank, cmask, first_side):
+    """Fill cmask[side, c] from the deck's face tables for the sides from ``first_side`` on (call again
+    whenever they change: a new UNO Flip pairing changes side 1 only)."""
     one = np.int64(1)
-    for side in range(fcol.shape[0]):
+    for side in range(first_side, fcol.shape[0]):
         for c in range(fcol.shape[1]):
             col = fcol[side, c]
             rk = frank[side, c]
@@ -2375,14 +2376,14 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     grank = frank.copy()
     gpts = fpts.copy()
     cmask = np.empty_like(fcol, np.int64)
-    card_masks_nb(gcol, grank, cmask)
+    card_masks_nb(gcol, grank, cmask, 0)
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
             seat_map_nb(seating, gi, seed, n, pol, pp, seatmap, polg, ppg)
         if pairing != 0:
             pair_faces_nb(gi, seed, fcol, frank, fpts, gcol, grank, gpts)
-            card_masks_nb(gcol, grank, cmask)
+            card_masks_nb(gcol, grank, cmask, 1)
         rng[0] = game_seed_nb(seed, np.uint64(gi))
         for s in range(n):
             active[3 * n + s] = 1
@@ -2456,14 +2457,14 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     grank = frank.copy()
     gpts = fpts.copy()
     cmask = np.empty_like(fcol, np.int64)
-    card_masks_nb(gcol, grank, cmask)
+    card_masks_nb(gcol, grank, cmask, 0)
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
         if pairing != 0:
             # physical cards do not change within a game: one pairing per match
             pair_faces_nb(m, seed, fcol, frank, fpts, gcol, grank, gpts)
-            card_masks_nb(gcol, grank, cmask)
+            card_masks_nb(gcol, grank, cmask, 1)
         for s in range(n):
             scores[s] = 0
             o_rwins[g, s] = 0
@@ -2622,7 +2623,7 @@ def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, scr
                 hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
     """play_round_nb with a fixed signature, for calls from Python (scenarios, traces)."""
     cmask = np.empty_like(fcol, np.int64)
-    card_masks_nb(fcol, frank, cmask)
+    card_masks_nb(fcol, frank, cmask, 0)
     return play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol, pp, script,
                          hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
 
