@@ -123,7 +123,7 @@ def main() -> None:
     r, _ = rate("official", 4, "greedy_numba,greedy,greedy,greedy", args.games, 1, policy_files=[str(USER_POLICY)])
     rows.append({"rules": "official", "players": 4, "policy": "greedy_numba,greedy,greedy,greedy", "threads": 1,
                  "rounds_per_s": r, "ratio_to_greedy": r / greedy4})
-    print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>3} {r:>12,.0f}  ({r / greedy4:.2f}x greedy; "
+    print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({r / greedy4:.2f}x greedy; "
           f"the user seat: greedy_numba of {USER_POLICY.relative_to(ROOT)})", flush=True)
     for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
                         ("party", "classic"), ("everything", "classic"), ("official", "flip")):

@@ -335,8 +335,7 @@ def test_bad_input(kwargs: dict, needle: str) -> None:
 
 @njit(cache=False)
 def _scan_options(p, cur, side, top, by_symbol, any_action, restriction, bluff_ok, hand, hlen, fcol, frank, obs, tmp):
-    cmask = np.empty_like(fcol)
-    nb.card_masks_nb(fcol, frank, cmask, 0)
+    cmask = nb.new_card_masks_nb(fcol, frank)
     no = False
     nleg, nopt, bluff = nb._play_options(p, cur, side, top, frank[side, top], no, no, bluff_ok, by_symbol, any_action,
                                          restriction, obs, hand, hlen, fcol, frank, cmask, tmp)

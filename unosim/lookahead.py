@@ -210,8 +210,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     unseen = np.empty(ncards, np.int64)
     backs = np.empty(NKINDS, np.int64)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, ncards)
-    cmask = np.empty_like(fcol, np.int64)
-    nb.card_masks_nb(fcol, frank, cmask, 0)
+    cmask = nb.new_card_masks_nb(fcol, frank)
     pol = np.full(n, base, np.int64)
     pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``base``
     x0 = 0

@@ -640,6 +640,14 @@ def card_masks_nb(fcol, frank, cmask, first_side):
                 cmask[side, c] = (one << col) | (one << (CM_RANK0 + rk))
 
 
+@njit(cache=True)
+def new_card_masks_nb(fcol, frank):
+    """The masks of a deck's face tables, in a new array (card_masks_nb refills it after a new pairing)."""
+    cmask = np.empty_like(fcol, np.int64)
+    card_masks_nb(fcol, frank, cmask, 0)
+    return cmask
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _turn_masks(cur, top_rank, sym_ok, any_ok, restr1):
     """(legal, guilt) of _play_options: the masks of the cards that may be laid on this turn, and of those
@@ -845,8 +853,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
     ``active[3n:4n]`` says which seats take part (1) and which are out of the match (0).  ``order`` (if non-empty) is the deck from the top down: seat s is dealt
     ``order[s*H:(s+1)*H]``, the starting card is ``order[n*H]`` and the draw pile follows it.
     Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``.
-    ``cmask``: the cards' masks of the face tables (card_masks_nb).  ``obs`` holds each decision's options (and, for the policies that read it, the observation);
-    ``ufn`` is the function slot of those policies (see decide_nb)."""
+    ``cmask``: the cards' masks of the face tables (card_masks_nb).  ``obs`` holds each decision's options
+    (and, for the policies that read it, the observation); ``ufn`` is the function slot of those policies
+    (see decide_nb)."""
     ncards = fcol.shape[1]
     side = 0
     logon = log.shape[0] > 0
@@ -1420,9 +1429,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                 res[RES_FLIPS] += 1
             if _IS_ATTACK[rk] and not (play_to_last or seven_rounds):
                 amount = pend_n + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
-                if _IS_WDRAW[rk] and challenge_on and ch_last_card and obs_on:
+                may_challenge = _IS_WDRAW[rk] and challenge_on and ch_last_card
+                if may_challenge and obs_on:
                     _pub(obs, turns, d, rk, amount, actor, prev_color)  # the evidence for this challenge
-                if _IS_WDRAW[rk] and challenge_on and ch_last_card and \
+                if may_challenge and \
                         _wants_challenge(nx, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
                     res[RES_CHALLENGES] += 1
                     if obs_on:
@@ -2375,8 +2385,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
-    cmask = np.empty_like(fcol, np.int64)
-    card_masks_nb(gcol, grank, cmask, 0)
+    cmask = new_card_masks_nb(gcol, grank)
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
@@ -2456,8 +2465,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
-    cmask = np.empty_like(fcol, np.int64)
-    card_masks_nb(gcol, grank, cmask, 0)
+    cmask = new_card_masks_nb(gcol, grank)
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
@@ -2622,8 +2630,7 @@ def no_slot_nb(which, kind, obs, params, rng):
 def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                 hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
     """play_round_nb with a fixed signature, for calls from Python (scenarios, traces)."""
-    cmask = np.empty_like(fcol, np.int64)
-    card_masks_nb(fcol, frank, cmask, 0)
+    cmask = new_card_masks_nb(fcol, frank)
     return play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol, pp, script,
                          hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
 

@@ -42,9 +42,10 @@ The observation
 may see and only that: the decision (``OBS_KIND``, ``OBS_NOPT``, ``OBS_NLEGAL``, ``OBS_NONE_OK``), its
 seat and the turn number, the top card's kind, the current colour (-1: anything), the direction,
 the side in play, the pending attack (rank, draw total and who played it, all -1 or 0 when none is
-pending; the colour before the last Wild Draw Four, which a challenge weighs), the draw and discard pile sizes, every seat's hand size and match score, its own
-hand as counts over the ``NKINDS`` kinds (``OBS_HAND``), the discard pile as counts
-(``OBS_PLAYED``: the cards played since the last reshuffle), the deck's composition (``OBS_DECK``),
+pending; the colour before the last Wild Draw Four, which a challenge weighs), the draw and discard
+pile sizes, every seat's hand size and match score, its own hand as counts over the ``NKINDS`` kinds
+(``OBS_HAND``), the discard pile as counts (``OBS_PLAYED``: the cards played since the last reshuffle),
+the deck's composition (``OBS_DECK``),
 on UNO Flip the visible backs of every other hand (``OBS_BACKS + seat * NKINDS``), and what it was
 shown: once this round a hand was passed or shown (a 7 / 0 / 5 swap passes whole hands, a Howler shows
 its victim's hand to everybody, a Wild Draw Four challenge shows the offender's hand to the challenger,
