@@ -13,7 +13,9 @@ it.  Both are timed in the same run, interleaved (unosim, C, unosim, C), best of
 figures on a shared machine drift from run to run.  Without a C compiler those columns stay empty.
 One row times a user's numba policy (``greedy_numba`` of ``scripts/policy_example_numba.py``, greedy
 written against the observation) in one seat of four beside three ``greedy``, as a ratio to four
-``greedy`` (it plays the same moves, so the ratio is the price of the decision interface).
+``greedy`` (it plays the same moves, so the ratio is the price of the decision interface).  The rows
+of other rules and decks show their rate as a ratio to official's (4 players, ``random``, one thread)
+from the same run.
 """
 
 from __future__ import annotations
@@ -125,13 +127,16 @@ def main() -> None:
                  "rounds_per_s": r, "ratio_to_greedy": r / greedy4})
     print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({r / greedy4:.2f}x greedy; "
           f"the user seat: greedy_numba of {USER_POLICY.relative_to(ROOT)})", flush=True)
+    # other rules and decks, as a ratio to official (4 players, random, one thread)
+    official4 = next(r["rounds_per_s"] for r in rows if r["policy"] == "random" and r["players"] == 4
+                     and r["threads"] == 1)
     for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
                         ("party", "classic"), ("everything", "classic"), ("official", "flip")):
         r, _ = rate(rules, 4, "random", args.games, 1, deck)
         label = rules if deck == "classic" else f"{rules} ({deck})"
         rows.append({"rules": rules, "deck": deck, "players": 4, "policy": "random", "threads": 1,
-                     "rounds_per_s": r})
-        print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}", flush=True)
+                     "rounds_per_s": r, "ratio_to_official": r / official4})
+        print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({r / official4:.2f}x official)", flush=True)
     if args.json:
         print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "rows": rows}))
 

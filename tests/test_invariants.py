@@ -268,8 +268,13 @@ FAST_RULES = [
     "official+set(uno_forget_prob=0.5)",  # the last-but-one card leaves the fast turns (the UNO call)
     "official+set(two_player_reverse_as_skip=false)",
     "official+set(voluntary_draw=false)",
-    # rules without fast turns (answerable attacks, swaps, Skip/Reverse variants): the same check
+    # answerable attacks: the fast turns keep an attack whose victim holds nothing that may answer it
     "stacking",
+    "stacking+set(stack_mixed=true)",
+    "official+set(deflect_skip=true, deflect_draw_two=true, deflect_wd4=true)",
+    "official+set(reverse_bounce=true)",
+    "official+set(reverse_bounce=true, reverse_bounce_scope=draw_two_only, reverse_bounce_rebounce=true)",
+    # rules without fast turns (swaps, Skip/Reverse variants): the same check
     "seven_zero+skip_extra_turn+reverse_single_turn",
 ]
 
@@ -292,6 +297,21 @@ def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None
         assert (row["winner"], row["turns"], row["winner_points"], row["cards_drawn"], row["reshuffles"]) == (
             g.winner, g.turns, g.points, g.res["cards_drawn"], g.res["reshuffles"]), (rules, policy, i)
         assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
+
+
+@pytest.mark.parametrize(("deck", "rules"), [("flip", "stacking"), ("flip", "official+set(reverse_bounce=true)"),
+                                           ("hp", "official"), ("hp", "stacking+set(deflect_skip=true)")])
+@pytest.mark.parametrize(("n", "policy"), [(2, "random"), (4, "random,greedy,greedy,random"),
+                                           (4, "hold_wilds,random,attack,greedy")])
+def test_fast_turns_match_the_full_loop_on_other_decks(deck: str, rules: str, n: int, policy: str) -> None:
+    """As above, on UNO Flip (Draw One / Draw Five) and Harry Potter (Draw Three, and the Invisibility Wild
+    that blocks a Skip or Draw Three aimed at its holder)."""
+    rec = simulate(players=n, policies=policy, rules=rules, deck=deck, games=40, seed=0, threads=1).records
+    for i in range(40):
+        g = play(players=n, seed=i, policies=policy.split(","), rules=rules, deck=deck)
+        row = rec.iloc[i]
+        assert (row["winner"], row["turns"], row["winner_points"], row["cards_drawn"], row["reshuffles"]) == (
+            g.winner, g.turns, g.points, g.res["cards_drawn"], g.res["reshuffles"]), (deck, rules, policy, i)
 
 
 def test_turn_cap_in_records() -> None:

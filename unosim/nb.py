@@ -68,6 +68,8 @@ FAST_UNO_QUIET = 128
 FAST_REV_SKIPS = 256
 FAST_OBS = 512          # a seat reads the observation: keep its header, played-card counts and seen bits
 FAST_VOLUNTARY = 1024   # voluntary_draw: a player holding a legal card may draw instead
+FAST_RESP_SHIFT = 11    # bits 11-21: the response-window switches (resp_flags, see _response_priority)
+FAST_RESP_MIN = 1 << FAST_RESP_SHIFT  # fflags >= FAST_RESP_MIN: some attack may be answered
 
 # ---- per-round results (res) ------------------------------------------------------------------------
 RES_WINNER = 0
@@ -737,32 +739,76 @@ def _fast_seat(pid):
 
 
 @njit(cache=True, _nrt=False)
+def _answer_mask(pend_kind, resp):
+    """The card-mask bits (card_masks_nb) of every card that may answer a pending attack of kind
+    ``pend_kind`` (a coloured draw card, or SKIP) under the response-window switches ``resp``
+    (_response_priority's flags): a stack or deflection of the same rank, a Wild Draw Four stacked on it,
+    a bounce with a Reverse, Harry Potter's Invisibility Wild (any black card: a superset, which is all
+    it needs to be).  A victim whose hand meets none of them is not asked (_response_choice)."""
+    m = 0
+    if pend_kind == SKIP:
+        if resp & 16:
+            m |= 1 << (CM_RANK0 + SKIP)
+        if (resp & 384) == 384:
+            m |= 1 << (CM_RANK0 + REVERSE)
+    else:
+        if (resp & 3) == 3 or resp & 32:
+            m |= 1 << (CM_RANK0 + pend_kind)
+        if (resp & 9) == 9:
+            m |= CM_WDRAW
+        if resp & 128:
+            m |= 1 << (CM_RANK0 + REVERSE)
+    if resp & 1024:
+        m |= CM_BLACK
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask):
+    """Whether seat v, the victim of a coloured card of rank ``rk`` just laid by the fast turns, holds a card
+    that may answer the attack it leaves pending (a draw card; a Skip, or a Reverse that skips with two
+    players, ``rev_skips``), under the response-window switches in ``fflags`` (FAST_RESP_SHIFT).  One OR
+    of the hand's card masks against _answer_mask.  A call of its own keeps the fast turns' loop small."""
+    pend = rk if _DRAW_N[rk] > 0 else (SKIP if rk == SKIP or (rk == REVERSE and rev_skips) else -1)
+    if pend < 0:
+        return False
+    resp = (fflags >> FAST_RESP_SHIFT) & 2047
+    held = 0
+    for i in range(hlen[v]):
+        held |= cmask[side, hand[v, i]]
+    return (held & _answer_mask(pend, resp)) != 0
+
+
+@njit(cache=True, _nrt=False)
 def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_color, hand, hlen, pile, disc, fcol,
-                   frank, fpts, cmask, pol, pp, obs, tmp, active, st, rng, log, script, ufn):
+                   frank, fpts, cmask, pol, pp, obs, tmp, active, st, rng, log, script, ufn, res):
     """The common turns of a round, in a small function of its own, away from the register pressure of
     play_round_nb's big loop (measured: about 6% faster rounds under official rules, in-process A/B).
 
     play_round_nb calls it at a normal turn of a round where these turns need nothing else (see
     ``fast`` there): no log or snapshot; no out-of-turn window, turn penalty or Speed Uno rule; no swaps;
-    nobody may answer an attack (no stacking, deflecting or bouncing), and a Skip or Reverse has its
-    plain effect (no skip_extra_turn, reverse_single_turn).  Where attacks can be answered, or a 7 or 0
-    swaps, the turns would leave this function at every such card, and the call costs more than the
-    small loop saves (measured: stacking 20% slower with it).  It plays the turns of ``random``,
-    ``greedy`` and the policies of the slot (heuristics, the user's numba policies) exactly as the big
-    loop would, with the same decisions asked in the same order and the same random numbers: a number
-    card, a plain wild, a coloured Skip, Reverse, Draw card or Skip Everyone (the victim simply draws
-    and loses the turn), a draw (and the drawn card, or a pass).  Every card must leave its player at
-    least one card (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the
-    observation (FAST_OBS), it keeps what the big loop keeps for it: the header before a slot seat's
-    play decision (``prev_color``: the colour before the last Wild Draw Four, which only the big loop
-    lays), the played-card counts and the per-card seen bits.
+    a Skip or Reverse has its plain effect (no skip_extra_turn, reverse_single_turn).  It plays the turns
+    of ``random``, ``greedy`` and the policies of the slot (heuristics, the user's numba policies) exactly
+    as the big loop would, with the same decisions asked in the same order and the same random numbers:
+    a number card, a plain wild, a coloured Skip, Reverse, Draw card or Skip Everyone, a draw (and the
+    drawn card, or a pass).  The victim of a Skip or Draw card simply draws and loses the turn.  Where
+    attacks may be answered (stacking, deflecting, bouncing: the response-window switches in ``fflags``),
+    that holds while the victim's hand holds none of the cards that may answer it (_may_answer): nobody
+    is asked then.  Otherwise the card goes back to the big loop, which lays it and opens the response
+    window.  Leaving this function costs far more than a turn in it (measured: handing every Draw Two
+    back made official rounds 25% slower, and handing back the 7s and 0s made seven_zero slower than the
+    big loop alone, which is why swaps stay out).  Every card must leave its player at least one card
+    (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the observation (FAST_OBS), it
+    keeps what the big loop keeps for it: the header before a slot seat's play decision (``prev_color``:
+    the colour before the last Wild Draw Four, which only the big loop lays), the played-card counts and
+    the per-card seen bits.
 
-    Returns (p, d, cur, turns, play_i, play_c, attacked).  play_c >= 0: seat p's turn chose the card at
-    hand index play_i, which the big loop lays with its full play block (and counts the turn).
-    play_c = -1: the turn cap is reached, a policy erred (st[ST_ERR]), or seat p is scripted, a
-    plain-Python seat or a rollout's forced seat; the big loop takes over at the top of a turn.
-    attacked: a Draw card hit somebody (res[RES_STACK_MAX] is at least 1).
-    ``fflags``: the rule switches it reads, FAST_* bits.
+    Returns (p, d, cur, turns, play_i, play_c).  play_c >= 0: seat p's turn chose the card at hand index
+    play_i, which the big loop lays with its full play block (and counts the turn).  play_c = -1: the
+    turn cap is reached, a policy erred (st[ST_ERR]), or seat p is scripted, a plain-Python seat or a
+    rollout's forced seat; the big loop takes over at the top of a turn.
+    ``fflags``: the rule switches it reads: FAST_* bits and the response-window switches
+    (FAST_RESP_SHIFT).  ``tmp``: scratch of the legality scan.
     """
     by_symbol = (fflags & FAST_BY_SYMBOL) != 0
     any_action = (fflags & FAST_ANY_ACTION) != 0
@@ -775,11 +821,10 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     rev_skips = (fflags & FAST_REV_SKIPS) != 0
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
-    attacked = False
     no = False  # color_turn and no_wd4_out: a variable, not a literal (no second _filter_play_options)
     while True:
         if turns >= cap or not _fast_seat(pol[p]) or st[ST_ERR] != 0:
-            return p, d, cur, turns, -1, -1, attacked
+            return p, d, cur, turns, -1, -1
         top = disc[st[ST_DISC_N] - 1]
         top_rank = frank[side, top]
         nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, no, no, bluff_ok, by_symbol,
@@ -795,7 +840,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             choice = ask_slot_nb(D_PLAY, p, pid, nopt, nlegal, none_ok_nb(D_PLAY, pflag), cur, side, n, pp, obs, hand,
                                  hlen, fcol, frank, fpts, disc, active, st, rng, ufn)
         if st[ST_ERR] != 0:
-            return p, d, cur, turns + 1, -1, -1, attacked  # a policy erred: the round ends (the turn counted)
+            return p, d, cur, turns + 1, -1, -1  # a policy erred: the round ends (the turn counted)
         if choice >= 0:
             play_i = _opt_index(obs, choice)
         else:
@@ -816,8 +861,11 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             simple = rk == WILD
         else:
             simple = rk <= 9 or rk == SKIP or rk == REVERSE or rk == SKIP_ALL or _DRAW_N[rk] > 0
+            if simple and rk > 9 and fflags >= FAST_RESP_MIN:
+                # a card that leaves an attack pending: the big loop lays it if its victim may answer
+                simple = not _may_answer(_nxt(p, d, n, active), rk, rev_skips, fflags, side, hand, hlen, cmask)
         if not simple or left == 0 or (left == 1 and not uno_quiet):
-            return p, d, cur, turns, play_i, c, attacked
+            return p, d, cur, turns, play_i, c
         turns += 1
         _remove_at(p, play_i, hand, hlen)
         disc[st[ST_DISC_N]] = c
@@ -842,7 +890,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             p = _nxt(p, d, n, active)
             if _DRAW_N[rk] > 0:
                 give_cards_nb(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                attacked = True
+                if res[RES_STACK_MAX] < 1:
+                    res[RES_STACK_MAX] = 1
         p = _nxt(p, d, n, active)
 
 
@@ -1030,13 +1079,13 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             obs[OBS_KNOWN_ON] = 0
 
     # the fast turns (see _fast_turns_nb): the rules under which the common turns need nothing else
-    fast = not (logon or snap_on or penalties or jump_in or double_jump or no_wd4_out or swaps_on
-                or resp_flags != 0 or skip_extra or rev_single or speed_no_skip)
+    fast = not (logon or snap_on or penalties or jump_in or double_jump or no_wd4_out or swaps_on or skip_extra
+                or rev_single or speed_no_skip)
     fflags = (FAST_BY_SYMBOL if by_symbol else 0) | (FAST_ANY_ACTION if any_action else 0) \
         | (FAST_BLUFF_OK if bluff_ok else 0) | (FAST_DUP if dup else 0) | (FAST_DUP_MUST if dup_must else 0) \
         | (FAST_DRAWN_FORCED if drawn_forced else 0) | (FAST_COLOR_ROTATION if color_rotation else 0) \
         | (FAST_UNO_QUIET if (p_forget <= 0.0 and not uno_center) else 0) | (FAST_OBS if obs_on else 0) \
-        | (FAST_VOLUNTARY if voluntary else 0)
+        | (FAST_VOLUNTARY if voluntary else 0) | (resp_flags << FAST_RESP_SHIFT)
 
     if resume:
         (side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked, skip_next,
@@ -1314,12 +1363,10 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
         if play_c < 0 and fast and not resume and skip_next == 0 and not revert_dir and not color_turn \
                 and _fast_seat(pol[p]):
             rev_skips = rev_as_skip and n_active == 2 and (ptl_two_player or n_seated == 2)
-            p, d, cur, turns, play_i, play_c, attacked = _fast_turns_nb(
+            p, d, cur, turns, play_i, play_c = _fast_turns_nb(
                 p, d, n, cur, side, turns, cap, restriction, fflags | (FAST_REV_SKIPS if rev_skips else 0),
                 pend_prev_color, hand, hlen, pile, disc, fcol, frank, fpts, cmask, pol, pp, obs, lg, active, st, rng,
-                log, script, ufn)
-            if attacked and res[RES_STACK_MAX] < 1:
-                res[RES_STACK_MAX] = 1
+                log, script, ufn, res)
             top = disc[st[ST_DISC_N] - 1]  # the fast turns have laid cards since the top of this turn
             top_rank = frank[side, top]
             if play_c >= 0:
