@@ -2215,7 +2215,7 @@ def _match_choice(q, want_rank, want_col, cur, side, n, pol, pp, obs, hand, hlen
     return -1 if k < 0 else _opt_index(obs, k)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, frank, flags):
     """How card c of victim q may answer the pending attack: 0 not at all, 4 stack a Draw Two,
     3 stack a Wild Draw Four, 2 deflect (4.6-4.8), 1 bounce with a Reverse (4.9).
