@@ -388,6 +388,43 @@ def _reference_options(hand, cur, side, top, by_symbol, any_action, restriction,
     return len(legal), bluff, legal
 
 
+@njit  # not cached: a cached copy would keep an old nb._answer_mask
+def _answer_mask_misses(fcol, frank, cmask, pend_kinds):
+    """(resp, pend, top rank, colour, side, card) of the first card that nb._response_priority lets answer
+    but nb._answer_mask leaves out, over every switch combination; all -1 when there is none."""
+    hand = np.zeros((2, fcol.shape[1]), np.int64)
+    hlen = np.array([0, 1], np.int64)
+    for resp in range(2048):
+        for restriction in range(3):
+            for j in range(pend_kinds.shape[0]):
+                pend, top_rank = pend_kinds[j, 0], pend_kinds[j, 1]
+                m = nb._answer_mask(pend, resp)
+                flags = resp | (restriction << 11) | (top_rank << 16)
+                for col in range(4):
+                    for side in range(fcol.shape[0]):
+                        for c in range(fcol.shape[1]):
+                            hand[1, 0] = c
+                            if nb._response_priority(1, c, pend, col, col, side, hand, hlen, fcol, frank, flags) > 0 \
+                                    and (cmask[side, c] & m) == 0:
+                                return resp, pend, top_rank, col, side, c
+    return -1, -1, -1, -1, -1, -1
+
+
+@pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter"])
+def test_answer_mask_covers_every_answer(deck: str) -> None:
+    """The fast turns resolve an attack at once when the victim's hand meets none of nb._answer_mask's bits;
+    that is exact only if every card _response_priority lets answer has one of them (a superset).  Checked
+    for every response-window switch, restriction, colour, side and card, for each coloured draw card and a
+    Skip (a Reverse that skips with two players too)."""
+    from unosim.decks import get_deck
+    dk = get_deck(deck)
+    fcol, frank = dk.face_color.astype(np.int64), dk.face_rank.astype(np.int64)
+    draws = {int(r) for r in frank[fcol != E.BLACK] if nb._DRAW_N[r] > 0}
+    pend_kinds = np.array([(r, r) for r in sorted(draws)] + [(E.SKIP, E.SKIP), (E.SKIP, E.REVERSE)], np.int64)
+    miss = _answer_mask_misses(fcol, frank, nb.new_card_masks_nb(fcol, frank), pend_kinds)
+    assert miss == (-1,) * 6, f"resp, pend, top rank, colour, side, card of a missed answer: {miss}"
+
+
 @pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter"])
 def test_mask_scan_equals_the_rules_card_by_card(deck: str) -> None:
     """nb._play_options tests one mask word per card (nb.card_masks_nb, nb._turn_masks): on random hands, top

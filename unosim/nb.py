@@ -2221,7 +2221,8 @@ def _match_choice(q, want_rank, want_col, cur, side, n, pol, pp, obs, hand, hlen
 @njit(cache=True, _nrt=False, inline="always")
 def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, frank, flags):
     """How card c of victim q may answer the pending attack: 0 not at all, 4 stack a Draw Two,
-    3 stack a Wild Draw Four, 2 deflect (4.6-4.8), 1 bounce with a Reverse (4.9).
+    3 stack a Wild Draw Four, 2 deflect (4.6-4.8), 1 bounce with a Reverse (4.9).  A card answering here
+    must carry a bit of _answer_mask, the fast turns' test (tests: test_answer_mask_covers_every_answer).
 
     flags: 1 stacking, 2 stack_draw_two, 4 stack_wd4, 8 stack_mixed, 16 deflect_skip,
     32 deflect_draw_two, 64 deflect_wd4, 128 reverse_bounce, 256 bounce any action (not only
