@@ -13,9 +13,9 @@ it.  Both are timed in the same run, interleaved (unosim, C, unosim, C), best of
 figures on a shared machine drift from run to run.  Without a C compiler those columns stay empty.
 One row times a user's numba policy (``greedy_numba`` of ``scripts/policy_example_numba.py``, greedy
 written against the observation) in one seat of four beside three ``greedy``, as a ratio to four
-``greedy`` (it plays the same moves, so the ratio is the price of the decision interface).  The rows
-of other rules and decks show their rate as a ratio to official's (4 players, ``random``, one thread)
-from the same run.
+``greedy`` timed beside it (it plays the same moves, so the ratio is the price of the decision
+interface).  The rows of other rules and decks show their rate as a ratio to official's (4 players,
+``random``, one thread) timed beside each, interleaved like the C reference.
 """
 
 from __future__ import annotations
@@ -48,21 +48,28 @@ def startup_seconds(cache_dir: str | None) -> float:
 
 
 def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
-         c_exe: Path | None = None, policy_files: list[str] | None = None) -> tuple[float, float | None]:
-    """Best of 2 timed runs (after a warm-up): unosim's rounds/s, and the C reference's (same
-    players and rounds, run between unosim's) when ``c_exe`` is given, else None."""
+         c_exe: Path | None = None, policy_files: list[str] | None = None,
+         against: dict | None = None) -> tuple[float, float | None]:
+    """Best of 2 timed runs (after a warm-up): unosim's rounds/s, and a reference's rate timed between them
+    (interleaved, best of 2 each, the same rounds): the C reference's when ``c_exe`` is given, or that of
+    the ``simulate`` configuration ``against`` (its keyword arguments), else None."""
     from unosim import simulate
 
     kw = dict(rules=rules, players=players, policies=policies, threads=threads, deck=deck, policy_files=policy_files)
     simulate(games=1000, seed=1, **kw)
+    if against is not None:
+        simulate(games=1000, seed=1, **against)
     best = 0.0
-    best_c = None
+    best_ref = None
     for rep in range(2):
         r = simulate(games=games, seed=rep, **kw)
         best = max(best, r.summary["games_per_second"])
         if c_exe is not None:
-            best_c = max(best_c or 0.0, cref.run(c_exe, players, games, seed=rep)["rounds_per_s"])
-    return best, best_c
+            best_ref = max(best_ref or 0.0, cref.run(c_exe, players, games, seed=rep)["rounds_per_s"])
+        elif against is not None:
+            r = simulate(games=games, seed=rep, **against)
+            best_ref = max(best_ref or 0.0, r.summary["games_per_second"])
+    return best, best_ref
 
 
 def build_c_reference() -> Path | None:
@@ -119,20 +126,19 @@ def main() -> None:
                         row.update(c_rounds_per_s=c_rate, ratio_to_c=r / c_rate)
                     rows.append(row)
                     print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}{fmt_c(c_rate, r)}", flush=True)
-    # a user's numba policy (greedy written against the observation: the same moves) in one seat of four
-    greedy4 = next(r["rounds_per_s"] for r in rows if r["policy"] == "greedy" and r["players"] == 4
-                   and r["threads"] == 1)
-    r, _ = rate("official", 4, "greedy_numba,greedy,greedy,greedy", args.games, 1, policy_files=[str(USER_POLICY)])
+    # a user's numba policy (greedy written against the observation: the same moves) in one seat of four,
+    # as a ratio to four greedy timed beside it
+    r, greedy4 = rate("official", 4, "greedy_numba,greedy,greedy,greedy", args.games, 1,
+                      policy_files=[str(USER_POLICY)], against=dict(players=4, policies="greedy", threads=1))
     rows.append({"rules": "official", "players": 4, "policy": "greedy_numba,greedy,greedy,greedy", "threads": 1,
                  "rounds_per_s": r, "ratio_to_greedy": r / greedy4})
     print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({r / greedy4:.2f}x greedy; "
           f"the user seat: greedy_numba of {USER_POLICY.relative_to(ROOT)})", flush=True)
-    # other rules and decks, as a ratio to official (4 players, random, one thread)
-    official4 = next(r["rounds_per_s"] for r in rows if r["policy"] == "random" and r["players"] == 4
-                     and r["threads"] == 1)
+    # other rules and decks, as a ratio to official (4 players, random, one thread) timed beside each
     for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
                         ("party", "classic"), ("everything", "classic"), ("official", "flip")):
-        r, _ = rate(rules, 4, "random", args.games, 1, deck)
+        r, official4 = rate(rules, 4, "random", args.games, 1, deck,
+                            against=dict(players=4, policies="random", threads=1))
         label = rules if deck == "classic" else f"{rules} ({deck})"
         rows.append({"rules": rules, "deck": deck, "players": 4, "policy": "random", "threads": 1,
                      "rounds_per_s": r, "ratio_to_official": r / official4})

@@ -273,3 +273,53 @@ def test_the_header_shows_the_pending_attack_and_only_it(tmp_path):
         r = simulate(policies="header_checker,greedy,random(bluff=0.5),header_checker", players=4, games=3000,
                      rules=rules, seed=5, threads=1, policy_files=[f])
         assert r.records["challenges"].sum() > 0  # (and no seat saw an inconsistent header: no PolicyError)
+
+
+def test_policies_compile_without_reference_counting_unless_they_allocate(tmp_path):
+    """A policy that allocates arrays needs numba's reference counting and still compiles, with it (and so
+    does the slot that calls it); one that does not is compiled without, which makes its calls cheaper.
+    Both play exactly like the built-in greedy."""
+    from unosim.policy_api import _REG, _uses_nrt
+    f = _write(tmp_path, "alloc.py", """
+    import numpy as np
+    from unosim.policy_api import policy, greedy_obs_nb
+
+    @policy()
+    def greedy_alloc(kind, obs, params, rng):
+        scratch = np.zeros(4, np.int64)
+        scratch[0] = greedy_obs_nb(kind, obs, params, rng)
+        return scratch[0]
+
+    @policy()
+    def greedy_plain(kind, obs, params, rng):
+        return greedy_obs_nb(kind, obs, params, rng)
+    """)
+    load_policy_file(f)
+    nrt = {u.name: _uses_nrt(u.function) for u in _REG.users if u.name in ("greedy_alloc", "greedy_plain")}
+    assert nrt == {"greedy_alloc": True, "greedy_plain": False}
+    want = simulate(policies="greedy", players=4, games=300, seed=6, threads=1).records
+    for pols in ("greedy_alloc,greedy,greedy_plain,greedy", "greedy_plain,greedy,greedy,greedy_plain"):
+        got = simulate(policies=pols, players=4, games=300, seed=6, threads=1, policy_files=[f]).records
+        assert got.equals(want), pols
+
+
+def test_nothing_is_known_until_something_is_shown_each_round(tmp_path):
+    """The known-cards region is empty while OBS_KNOWN_ON is 0, also in the rounds after one where a swap
+    showed hands (one observation buffer serves every round of a batch, and the engine clears the region
+    at a round's start only when the last round wrote it).  The policy answers out of range, naming the
+    entry, when it finds a stale count; it counts nothing where nothing was shown."""
+    f = _write(tmp_path, "known.py", """
+    from unosim.policy_api import policy, greedy_obs_nb, OBS_KNOWN_ON, OBS_KNOWN_AT, MAXP, NKINDS
+
+    @policy()
+    def known_checker(kind, obs, params, rng):
+        if obs[OBS_KNOWN_ON] == 0:
+            k0 = obs[OBS_KNOWN_AT]
+            for k in range(MAXP * NKINDS):
+                if obs[k0 + k] != 0:
+                    return 10000 + k
+        return greedy_obs_nb(kind, obs, params, rng)
+    """)
+    r = simulate(rules="seven_zero", policies="known_checker,greedy,random,known_checker", players=4, games=400,
+                 seed=2, threads=1, batch_size=400, policy_files=[f])
+    assert (r.records["end_reason"] == "win").all()

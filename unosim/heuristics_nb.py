@@ -342,7 +342,7 @@ WHERE = {
 entry = LazyKernels(globals())
 
 
-@entry(SLOT_SIG, cache=True, nogil=True)
+@entry(SLOT_SIG, cache=True, nogil=True, _nrt=False)
 def heuristics_slot_nb(which, kind, obs, params, rng):
     """The slot when only heuristics use it: which = position in HEURISTICS."""
     if which == 0:
