@@ -20,6 +20,9 @@ POLICY_SIG = types.int64(types.int64, types.int64[::1], types.float64[::1], type
 
 
 # ---- reading the observation ------------------------------------------------------------------------
+# The small readers are inlined into the heuristics (greedy_key runs once per option: as a call it passed
+# obs as some ten values each time).  greedy_obs_nb stays a call: inlined, it doubled the compile of a
+# user policy that falls back on it (0.7 s to 1.6 s for the example file) for no measurable speed.
 @njit(cache=True, _nrt=False, inline="always")
 def opt_value(obs, k):
     """Option k's value: a card kind (colour * NRANKS + rank), a colour, a seat, or 0/1."""
@@ -45,7 +48,7 @@ def next_seat(obs):
     return p
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def min_opponent_hand(obs):
     best = 1 << 30
     for s in range(obs[OBS_PLAYERS]):
@@ -54,7 +57,7 @@ def min_opponent_hand(obs):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def color_count(obs, base, col):
     """Cards of colour ``col`` in a count vector over kinds starting at obs[base] (OBS_HAND, OBS_PLAYED,
     OBS_DECK)."""
@@ -72,7 +75,7 @@ def is_attack_kind(kind):
         r == DRAW5 or r == WILD_DRAW2 or r == WILD_DRAW_COLOR or r == DRAW3 or r == DANCING_WILD
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def greedy_key(obs, k):
     """greedy's ranking of a coloured card option (higher first)."""
     v = opt_value(obs, k)
@@ -81,7 +84,7 @@ def greedy_key(obs, k):
         _SYM_PRI[v % NRANKS] * 10 + (NCOLORS - col)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def greedy_play_obs(obs, nleg):
     """greedy's card among options [0, nleg): most points, then its tie order; wilds last (an
     attacking wild before a plain one); -1 when nothing is legal."""
@@ -110,7 +113,7 @@ def greedy_play_obs(obs, nleg):
     return wild_k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def first_max_info(obs, nopt):
     best = -1
     bi = -(1 << 60)
