@@ -251,7 +251,8 @@ def card_counter_nb(kind, obs, params, rng):
 @njit(cache=True, _nrt=False)
 def guilty_probability(obs):
     """Chance that the player of the pending Wild Draw Four held a card of the colour before it: its
-    hand drawn uniformly from the cards this seat has not seen."""
+    hand drawn uniformly from the cards this seat has not seen.  0 for a Wild Draw Four laid as the
+    last card (the hand is empty): it was the only card held, so it cannot have been a bluff."""
     o = obs[OBS_PEND_FROM]
     c = obs[OBS_PREV_COLOR]
     if o < 0 or c < 0 or c >= NCOLORS:

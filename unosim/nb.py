@@ -822,6 +822,9 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     rev_skips = (fflags & FAST_REV_SKIPS) != 0
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
+    # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
+    # a Skip needs no look at its victim's hand
+    skip_answerable = fflags >= FAST_RESP_MIN and _answer_mask(SKIP, (fflags >> FAST_RESP_SHIFT) & 2047) != 0
     attacked = False
     no = False  # color_turn and no_wd4_out: a variable, not a literal (no second _filter_play_options)
     while True:
@@ -863,7 +866,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             simple = rk == WILD
         else:
             simple = rk <= 9 or rk == SKIP or rk == REVERSE or rk == SKIP_ALL or _DRAW_N[rk] > 0
-            if simple and rk > 9 and fflags >= FAST_RESP_MIN:
+            if simple and rk > 9 and fflags >= FAST_RESP_MIN and (_DRAW_N[rk] > 0 or skip_answerable):
                 # a card that leaves an attack pending: the big loop lays it if its victim may answer
                 simple = not _may_answer(_nxt(p, d, n, active), rk, rev_skips, fflags, side, hand, hlen, cmask)
         if not simple or left == 0 or (left == 1 and not uno_quiet):
