@@ -695,8 +695,9 @@ def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
     nopt = nlegal
     wd4_ok = restriction == 2 or not guilty
     if color_turn or no_wd4_out or (has_wdraw and not wd4_ok):
-        nlegal, nopt = _filter_play_options(p, hl, nlegal, cur, side, color_turn, no_wd4_out, wd4_ok,
-                                            bluff_ok, obs, hand, fcol, frank, tmp)
+        # typed casts: one compiled _filter_play_options, not one per call site's literals
+        nlegal, nopt = _filter_play_options(p, hl, np.int64(nlegal), cur, side, np.bool_(color_turn),
+                                            np.bool_(no_wd4_out), wd4_ok, bluff_ok, obs, hand, fcol, frank, tmp)
     return nlegal, nopt, bluff_ok and guilty and has_wdraw
 
 
@@ -826,7 +827,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     # a Skip needs no look at its victim's hand
     skip_answerable = fflags >= FAST_RESP_MIN and _answer_mask(SKIP, (fflags >> FAST_RESP_SHIFT) & 2047) != 0
     attacked = False
-    no = False  # color_turn and no_wd4_out: a variable, not a literal (no second _filter_play_options)
+    no = False  # color_turn and no_wd4_out: never in the fast turns
     while True:
         if turns >= cap or not _fast_seat(pol[p]) or st[ST_ERR] != 0:
             return p, d, cur, turns, -1, -1, attacked
@@ -910,7 +911,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
     (and, for the policies that read it, the observation); ``ufn`` is the function slot of those policies
     (see decide_nb)."""
     ncards = fcol.shape[1]
-    side = 0
+    side = np.int64(0)  # not a literal: where only this value reaches a call (the starting card's colour),
+    # numba would compile that callee once more for Literal[int](0) (slot_policy_nb and all below it)
     logon = log.shape[0] > 0
     resume = (st[ST_MODE] & MODE_RESUME) != 0
     snap_on = (st[ST_MODE] & MODE_SNAPSHOT) != 0
@@ -1696,7 +1698,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                                     _log(log, st, EV_UNO_CAUGHT, s, -1, uno_pen, 0)
                                 give_cards_nb(s, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
                 elif rk == 0 and zero_swap_any:
-                    tgt = _choose_target(actor, d, True, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                    # zero_swap_any (True here) rather than a literal True: one compiled _choose_target
+                    tgt = _choose_target(actor, d, zero_swap_any, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
                     if tgt >= 0:
                         if obs_on:
                             _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
