@@ -9,8 +9,9 @@ project's cache already written (what a user sees on every run after the first).
 
 The official ``random`` rows on one thread also show the C reference (``scripts/bench/ref_official.c``,
 the same rounds hand-written in C, built with ``cc -O2`` or ``$CC``) and unosim's speed as a ratio to
-it.  Both are timed in the same run, interleaved (unosim, C, unosim, C), best of 2 each, since absolute
-figures on a shared machine drift from run to run.  Without a C compiler those columns stay empty.
+it.  Both are timed in the same run, interleaved (unosim, C, unosim, C, unosim, C), best of 3 each, and
+the ratio is the median of the three adjacent pairs' ratios, since absolute figures on a shared machine
+drift from run to run.  Without a C compiler those columns stay empty.
 One row times a user's numba policy (``greedy_numba`` of ``scripts/policy_example_numba.py``, greedy
 written against the observation) in one seat of four beside three ``greedy``, as a ratio to four
 ``greedy`` timed beside it (it plays the same moves, so the ratio is the price of the decision
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,27 +51,32 @@ def startup_seconds(cache_dir: str | None) -> float:
 
 def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
          c_exe: Path | None = None, policy_files: list[str] | None = None,
-         against: dict | None = None) -> tuple[float, float | None]:
-    """Best of 2 timed runs (after a warm-up): unosim's rounds/s, and a reference's rate timed between them
-    (interleaved, best of 2 each, the same rounds): the C reference's when ``c_exe`` is given, or that of
-    the ``simulate`` configuration ``against`` (its keyword arguments), else None."""
+         against: dict | None = None) -> tuple[float, float | None, float | None]:
+    """unosim's rounds/s (best of the timed runs, after a warm-up), and a reference's rate timed between
+    them (interleaved, the same rounds): the C reference's when ``c_exe`` is given, or that of the
+    ``simulate`` configuration ``against`` (its keyword arguments), else None; and the ratio to the
+    reference, the median of the three adjacent pairs' ratios (a drift of the machine moves both sides
+    of a pair alike).  Without a reference: best of 2."""
     from unosim import simulate
 
     kw = dict(rules=rules, players=players, policies=policies, threads=threads, deck=deck, policy_files=policy_files)
     simulate(games=1000, seed=1, **kw)
     if against is not None:
         simulate(games=1000, seed=1, **against)
-    best = 0.0
-    best_ref = None
-    for rep in range(2):
-        r = simulate(games=games, seed=rep, **kw)
-        best = max(best, r.summary["games_per_second"])
+    with_ref = c_exe is not None or against is not None
+    best, refs, ratios = 0.0, [], []
+    for rep in range(3 if with_ref else 2):
+        r = simulate(games=games, seed=rep, **kw).summary["games_per_second"]
+        best = max(best, r)
         if c_exe is not None:
-            best_ref = max(best_ref or 0.0, cref.run(c_exe, players, games, seed=rep)["rounds_per_s"])
+            refs.append(cref.run(c_exe, players, games, seed=rep)["rounds_per_s"])
         elif against is not None:
-            r = simulate(games=games, seed=rep, **against)
-            best_ref = max(best_ref or 0.0, r.summary["games_per_second"])
-    return best, best_ref
+            refs.append(simulate(games=games, seed=rep, **against).summary["games_per_second"])
+        if with_ref:
+            ratios.append(r / refs[-1])
+    if not with_ref:
+        return best, None, None
+    return best, max(refs), statistics.median(ratios)
 
 
 def build_c_reference() -> Path | None:
@@ -90,11 +97,11 @@ def build_c_reference() -> Path | None:
     return exe
 
 
-def fmt_c(c_rate: float | None, r: float) -> str:
+def fmt_c(c_rate: float | None, ratio: float | None) -> str:
     """The C columns of a row: C rounds/s and unosim's ratio to it (blank where not measured)."""
     if c_rate is None:
         return ""
-    return f" {c_rate:>12,.0f} {r / c_rate:>7.2f}x"
+    return f" {c_rate:>12,.0f} {ratio:>7.2f}x"
 
 
 def main() -> None:
@@ -105,7 +112,8 @@ def main() -> None:
     args = ap.parse_args()
     ncpu = os.cpu_count() or 1
     rows = []
-    print(f"unosim benchmark: {ncpu} cores, {args.games:,} rounds per timing (best of 2)", flush=True)
+    print(f"unosim benchmark: {ncpu} cores, {args.games:,} rounds per timing (best of 2; rows with a ratio:\n"
+          "best of 3 interleaved with the reference, the ratio the median of the three pairs)", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         cold = startup_seconds(tmp)
     cached = startup_seconds(None)
@@ -120,29 +128,29 @@ def main() -> None:
             for pol in ("random", "greedy"):
                 for th in sorted({1, ncpu}):
                     with_c = c_exe if (pol == "random" and th == 1) else None
-                    r, c_rate = rate(rules, n, pol, args.games, th, c_exe=with_c)
+                    r, c_rate, ratio = rate(rules, n, pol, args.games, th, c_exe=with_c)
                     row = {"rules": rules, "players": n, "policy": pol, "threads": th, "rounds_per_s": r}
                     if c_rate is not None:
-                        row.update(c_rounds_per_s=c_rate, ratio_to_c=r / c_rate)
+                        row.update(c_rounds_per_s=c_rate, ratio_to_c=ratio)
                     rows.append(row)
-                    print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}{fmt_c(c_rate, r)}", flush=True)
+                    print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}{fmt_c(c_rate, ratio)}", flush=True)
     # a user's numba policy (greedy written against the observation: the same moves) in one seat of four,
     # as a ratio to four greedy timed beside it
-    r, greedy4 = rate("official", 4, "greedy_numba,greedy,greedy,greedy", args.games, 1,
+    r, _, ratio = rate("official", 4, "greedy_numba,greedy,greedy,greedy", args.games, 1,
                       policy_files=[str(USER_POLICY)], against=dict(players=4, policies="greedy", threads=1))
     rows.append({"rules": "official", "players": 4, "policy": "greedy_numba,greedy,greedy,greedy", "threads": 1,
-                 "rounds_per_s": r, "ratio_to_greedy": r / greedy4})
-    print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({r / greedy4:.2f}x greedy; "
+                 "rounds_per_s": r, "ratio_to_greedy": ratio})
+    print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({ratio:.2f}x greedy; "
           f"the user seat: greedy_numba of {USER_POLICY.relative_to(ROOT)})", flush=True)
     # other rules and decks, as a ratio to official (4 players, random, one thread) timed beside each
     for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
                         ("party", "classic"), ("everything", "classic"), ("official", "flip")):
-        r, official4 = rate(rules, 4, "random", args.games, 1, deck,
+        r, _, ratio = rate(rules, 4, "random", args.games, 1, deck,
                             against=dict(players=4, policies="random", threads=1))
         label = rules if deck == "classic" else f"{rules} ({deck})"
         rows.append({"rules": rules, "deck": deck, "players": 4, "policy": "random", "threads": 1,
-                     "rounds_per_s": r, "ratio_to_official": r / official4})
-        print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({r / official4:.2f}x official)", flush=True)
+                     "rounds_per_s": r, "ratio_to_official": ratio})
+        print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({ratio:.2f}x official)", flush=True)
     if args.json:
         print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "rows": rows}))
 
