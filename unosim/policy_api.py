@@ -71,7 +71,8 @@ declaration order (floats), ``rng`` the round's random stream (draw from it only
 Load the file with ``unosim simulate --policy-file FILE --policies first_legal,greedy,...`` or
 ``simulate(policy_files=[FILE], ...)``.  Each function is compiled once with the explicit signature
 (about 0.1-0.5 s; without numba's reference counting when it allocates no arrays, which makes each
-call cheaper); the engine's cached kernels take it through their one policy slot without recompiling.  A file may instead (or also) define ``POLICIES = {"name": function}`` or
+call cheaper); the engine's cached kernels take it through their one policy slot without
+recompiling.  A file may instead (or also) define ``POLICIES = {"name": function}`` or
 ``{"name": (function, {"param": default})}``, and installed packages add policies through the
 entry-point group ``unosim.policies`` (each entry point names such a module).
 
