@@ -23,6 +23,16 @@ that dispatches on the policy id: ``random_nb`` / ``greedy_nb`` inline, ``script
 answers of plain-Python seats (the round pauses when a queue runs dry), or the function slot ``ufn``
 (heuristics and user numba policies, with the observation built by ``build_obs_nb``).  Answers are
 checked against the options.
+
+Inlining: a small helper is a plain ``@njit`` function, and LLVM inlines it at every call (numba links
+the callee into the caller's module before optimising it).  ``inline="always"`` (numba inlining its
+own IR) is kept for what LLVM will not inline and what sits on a hot path: the policies' decisions in
+the fast turns and the big loop's play, and wrappers that cast literal arguments.  Numba's inlining
+re-reads the callee's bytecode at every site, so each such site costs compile time: dropping it from
+the small helpers, and calling the big loop's rarer decisions through decide_cold_nb, halved the cold
+compile of the round kernel.  The assembly of a kernel compiled afresh (``inspect_asm``) shows which
+helpers stay calls; a helper that grows past LLVM's inlining threshold (draw_card_nb with its
+reshuffle did) must move its rare part into a call of its own.
 """
 
 from __future__ import annotations
@@ -196,7 +206,7 @@ _S11 = np.uint64(11)
 # ================================================================================================
 # Random numbers: splitmix64, one 64-bit word of state per round (rng[0]).
 # ================================================================================================
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def mix64_nb(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
@@ -209,24 +219,24 @@ def game_seed_nb(master, game):
     return mix64_nb(master ^ mix64_nb(game + _GOLDEN))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def next_u64_nb(rng):
     rng[0] += _GOLDEN
     return mix64_nb(rng[0])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def randint_nb(rng, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift; bias below 2**-25 for n <= 224)."""
     return np.int64(((next_u64_nb(rng) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def rand01_nb(rng):
     return np.float64(next_u64_nb(rng) >> _S11) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def shuffle_nb(a, m, rng):
     """Fisher-Yates shuffle of a[0:m], drawing randint_nb(rng, i + 1) for i = m-1 .. 1 (the state stays
     in a register for the loop instead of a round trip through rng[0] per card)."""
@@ -262,7 +272,7 @@ def _log_row(log, st, kind, seat, card, a1, a2):
     st[ST_LOG_N] = k + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _nxt(p, d, n, active):
     q = p
     for _ in range(n):
@@ -276,33 +286,41 @@ def _nxt(p, d, n, active):
     return p
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def draw_card_nb(pile, disc, st, rng, log):
     """Pop the top of the draw pile, reshuffling the discard (minus its top) when it is empty.
 
     Returns -1 when nothing at all is left to draw (RULES.md 1.13 Impl. note: the draw is cancelled).
+    Small enough for LLVM to inline at every draw; the rare reshuffle stays a call.
     """
-    if st[ST_PILE_N] == 0:
-        dn = st[ST_DISC_N]
-        if dn <= 1:
-            return -1
-        m = dn - 1
-        for i in range(m):
-            pile[i] = disc[i]
-        shuffle_nb(pile, m, rng)
-        disc[0] = disc[dn - 1]
-        st[ST_DISC_N] = 1
-        st[ST_PILE_N] = m
-        st[ST_RESHUF] += 1
-        if log.shape[0] > 0:
-            _log(log, st, EV_RESHUFFLE, -1, -1, m, 0)
+    if st[ST_PILE_N] == 0 and not _reshuffle_nb(pile, disc, st, rng, log):
+        return -1
     k = st[ST_PILE_N] - 1
     st[ST_PILE_N] = k
     st[ST_DRAWN] += 1
     return pile[k]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
+def _reshuffle_nb(pile, disc, st, rng, log):
+    """The discard pile but its top card, shuffled, becomes the draw pile; False when it holds nothing."""
+    dn = st[ST_DISC_N]
+    if dn <= 1:
+        return False
+    m = dn - 1
+    for i in range(m):
+        pile[i] = disc[i]
+    shuffle_nb(pile, m, rng)
+    disc[0] = disc[dn - 1]
+    st[ST_DISC_N] = 1
+    st[ST_PILE_N] = m
+    st[ST_RESHUF] += 1
+    if log.shape[0] > 0:
+        _log(log, st, EV_RESHUFFLE, -1, -1, m, 0)
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log):
     """Seat p draws one card into its hand; returns it, or -1 when nothing is left to draw."""
     c = draw_card_nb(pile, disc, st, rng, log)
@@ -385,7 +403,7 @@ def _flip_nb(pile, disc, st):
         pile[pn - 1 - i] = t
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _remove_at(p, i, hand, hlen):
     c = hand[p, i]
     last = hlen[p] - 1
@@ -538,7 +556,7 @@ def _filter_play_options(p, hl, nopt, cur, side, color_turn, no_wd4_out, wd4_ok,
 # Howler, a Wild Draw Four challenge).  Kept only when a seat reads the observation; a card's bits
 # are cleared when it is played (a card drawn later is unknown again).
 # ================================================================================================
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _seen_at(obs, ncards):
     """Offset of the per-card bit masks in obs (enums.obs_size: they sit before the known-cards region)."""
     return obs.shape[0] - MAXP * NKINDS - ncards
@@ -732,14 +750,14 @@ def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol,
     return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _fast_seat(pid):
     """Whether the fast turns play this policy's turns: the built-ins and the policies of the slot, not a
     scripted seat, a plain-Python seat (its answers are replayed) or a rollout's forced seat."""
     return pid <= POL_GREEDY or pid >= POL_SLOT
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _answer_mask(pend_kind, resp):
     """The card-mask bits (card_masks_nb) of every card that may answer a pending attack of kind
     ``pend_kind`` (a coloured draw card, or SKIP) under the response-window switches ``resp``
@@ -1169,9 +1187,9 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             cur = fcol[side, c]
             res[RES_FLIPS] += 1
             if cur == BLACK:
-                cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
         elif fcol[side, c] == BLACK:
-            cur = _choose_color(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+            cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
         if logon:
             _log(log, st, EV_DEAL_START, p, c, cur, d)
 
@@ -1437,7 +1455,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                 got, playable = _draw_for_play(p, ct, cur, side, top_rank, dup, by_symbol, any_action, restriction,
                                                hand, hlen, pile, disc, fcol, frank, st, rng, log)
                 if playable and (drawn_forced or ((dup or ct) and dup_must) or
-                                 _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)):
+                                 _play_drawn_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)):
                     actor = p
                     play_i = hlen[p] - 1
                     play_c = got
@@ -1471,7 +1489,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             elif color_rotation:
                 cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
             else:
-                cur = _choose_color(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                cur = _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
         else:
             cur = col
         if logon:
@@ -1635,7 +1653,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             cur = fcol[side, ntop]
             if cur == BLACK:
                 # flip_revealed_black_color: the Flip player names it, or (-1) anything may follow
-                cur = -1 if flip_free else _choose_color(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                cur = -1 if flip_free else _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
             if logon:
                 _log(log, st, EV_FLIP, actor, ntop, cur, side)
             p = _nxt(actor, d, n, active)
@@ -1764,7 +1782,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
 # (the heuristics and the user's) is called through the function slot ``ufn`` with the
 # observation built for it, and its answer is checked.  See unosim.policy_api for the contract.
 # ================================================================================================
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, any_action, restriction):
     col = fcol[side, c]
     rk = frank[side, c]
@@ -1781,18 +1799,18 @@ def _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, a
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _opt_index(obs, k):
     """Hand index (or seat) of option k."""
     return obs[OBS_OPT + OPT_STRIDE * k + 1]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _kind_of(c, side, fcol, frank):
     return fcol[side, c] * NRANKS + frank[side, c]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _challenge_roll(p, pp, rng):
     q = pp[p, PP_CHALLENGE]
     if q <= 0.0:
@@ -1961,14 +1979,14 @@ def _count_discard_nb(obs, side, disc, st, fcol, frank):
     obs[OBS_CNT_SIDE] = side
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _count_play(obs, c, delta, side, st, fcol, frank):
     """Keep OBS_PLAYED up to date as a card goes onto (+1) or comes off (-1) the discard pile."""
     if obs[OBS_CNT_EPOCH] == st[ST_RESHUF] and obs[OBS_CNT_SIDE] == side:
         obs[OBS_PLAYED + _kind_of(c, side, fcol, frank)] += delta
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
     """Public scalars of the round into the observation header (only when a seat reads it).  The attacker
     is -1 once the attack has resolved (the loop keeps the last one in ``pend_from``)."""
@@ -2126,7 +2144,7 @@ def ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, pp, obs, hand, 
     return _checked_answer(kind, p, nopt, ok_none, ufn(pid - POL_SLOT, kind, obs, pp[p], rng), st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _checked_answer(kind, p, nopt, ok_none, v, st):
     """v if it is an answer among the options; else the round ends with a policy error (ST_ERR = 2)."""
     if v < -1 or v >= nopt or (v == -1 and not ok_none):
@@ -2153,12 +2171,15 @@ def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen,
 @njit(cache=True, _nrt=False, inline="always")
 def decide_cold_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
                    active, st, rng, script, ufn):
-    """decide_nb as one shared call, for the rare decisions (challenges, responses, jump-ins, swap
-    targets, given cards), so that random_nb and greedy_nb are not compiled into each of them; the play,
-    a drawn card and the colours keep decide_nb inlined (the colour of the starting card and of Flip's
-    revealed wild as a call saved 15 s of compile but measured 4% slower with greedy).  The int64
-    casts: numba compiles a non-inlined function once per combination of literal arguments, and the
-    sites pass literal kinds and counts."""
+    """decide_nb as one shared call, for the decisions off the hot paths (challenges, responses, jump-ins,
+    given cards; in the big loop of play_round_nb also the colours and a drawn card), so that random_nb
+    and greedy_nb are not compiled into each of them.  Only the fast turns' decisions, the big loop's
+    play and the swap target keep decide_nb inlined.  Each inlined copy costs seconds of cold compile:
+    numba inlines at the level of its own IR, re-reading the callee's bytecode at every site, and the
+    big loop's type inference and SSA grow faster than its size.  The big loop's colour and drawn-card
+    decisions as calls measured neutral to faster (seven_zero, whose every turn is in the big loop:
+    median 1.09x of before over 5 interleaved pairs).  The int64 casts: numba compiles a non-inlined
+    function once per combination of literal arguments, and the sites pass literal kinds and counts."""
     return _decide_call_nb(np.int64(kind), np.int64(p), np.int64(nopt), np.int64(nleg), np.int64(flag),
                            np.int64(cur), np.int64(side), np.int64(n), pol, pp, obs, hand, hlen, fcol, frank,
                            fpts, disc, active, st, rng, script, ufn)
@@ -2176,6 +2197,23 @@ def _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, 
                   script, ufn):
     return decide_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
                      fpts, disc, active, st, rng, script, ufn)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _choose_color_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                       script, ufn):
+    """_choose_color as the shared call of decide_cold_nb: the big loop's colours (a Wild Draw Four, the
+    starting card, Flip's revealed wild), which come far less often than the fast turns' plain wilds."""
+    return decide_cold_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
+                          fpts, disc, active, st, rng, script, ufn)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play_drawn_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
+                     script, ufn):
+    """_play_drawn as the shared call of decide_cold_nb, for the big loop."""
+    return decide_cold_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                          disc, active, st, rng, script, ufn) == 1
 
 
 @njit(cache=True, _nrt=False)
