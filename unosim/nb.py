@@ -492,7 +492,7 @@ def _most_color(p, side, hand, hlen, fcol):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _script_next(script, st):
     k = st[ST_SCRIPT_POS]
     if k >= script.shape[0]:
@@ -502,7 +502,7 @@ def _script_next(script, st):
     return script[k]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction):
     """True when playing a Wild Draw Four now breaks the restriction (RULES.md 1.10)."""
     if restriction == 2:
@@ -594,7 +594,7 @@ def _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active):
 # st[ST_MODE] has MODE_SNAPSHOT.  Copy those arrays, set st[ST_MODE] = MODE_RESUME, and
 # play_round_nb continues from that decision (unosim.lookahead plays its rollouts this way).
 # ================================================================================================
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _snap_save(st, side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked,
                skip_next, turns, winner, loser, last_actor, no_response, pend_bounced, pend_noskip, cont_stack,
                stack_count, revert_dir, color_turn):
@@ -622,7 +622,7 @@ def _snap_save(st, side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, p
     st[ST_SNAP + 21] = 1 if color_turn else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _snap_load(st):
     b = ST_SNAP
     return (st[b], st[b + 1], st[b + 2], st[b + 3], st[b + 4], st[b + 5], st[b + 6], st[b + 7] != 0, st[b + 8],
@@ -668,7 +668,7 @@ def new_card_masks_nb(fcol, frank):
     return cmask
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _turn_masks(cur, top_rank, sym_ok, any_ok, restr1):
     """(legal, guilt) of _play_options: the masks of the cards that may be laid on this turn, and of those
     whose presence makes a Wild Draw Four a bluff.  A free colour (cur < 0) takes every card, and nothing
