@@ -1849,6 +1849,15 @@ def _greedy_play(p, nleg, cur, side, obs, hand, fcol, fpts, frank):
     return wild_k
 
 
+BUILTIN_PLAYS_DRAWN = 1  # random and greedy always play a legal drawn card (D_PLAY_DRAWN)
+
+
+@njit(cache=True, _nrt=False)
+def random_color_nb(rng):
+    """``random``'s colour for a wild: uniform over the four."""
+    return randint_nb(rng, NCOLORS)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng):
     """``random``: uniform over the options, each card instance one option (see unosim.policies).
@@ -1861,7 +1870,7 @@ def random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, f
             return -1
         return randint_nb(rng, nleg)
     if kind == D_COLOR:
-        return randint_nb(rng, NCOLORS)
+        return random_color_nb(rng)
     if kind == D_CHALLENGE:
         return _challenge_roll(p, pp, rng)
     if kind == D_RESPOND or kind == D_JUMP_IN:
@@ -1872,7 +1881,7 @@ def random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, f
         return k if k < nopt else -1
     if kind == D_GIVE_CARD:
         return randint_nb(rng, nopt)
-    return 1  # D_PLAY_DRAWN: always play a legal drawn card
+    return BUILTIN_PLAYS_DRAWN
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1889,7 +1898,7 @@ def greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, f
         return _challenge_roll(p, pp, rng)
     if kind == D_RESPOND or kind == D_JUMP_IN or kind == D_SWAP_TARGET or kind == D_GIVE_CARD:
         return _greedy_rare_nb(np.int64(kind), p, np.int64(nopt), side, obs, hand, hlen, fpts)
-    return 1
+    return BUILTIN_PLAYS_DRAWN
 
 
 @njit(cache=True, _nrt=False)
@@ -2195,8 +2204,15 @@ def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand,
 @njit(cache=True, _nrt=False, inline="always")
 def _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
                   script, ufn):
-    return decide_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
-                     fpts, disc, active, st, rng, script, ufn)
+    """decide_nb for D_COLOR, with only the built-ins' colour rules inlined (random_color_nb, _most_color),
+    not the whole of random_nb and greedy_nb: the fast turns' plain wilds."""
+    pid = pol[p]
+    if pid == POL_RANDOM:
+        return random_color_nb(rng)
+    if pid == POL_GREEDY:
+        return _most_color(p, side, hand, hlen, fcol)
+    return slot_policy_nb(np.int64(D_COLOR), p, np.int64(NCOLORS), np.int64(NCOLORS), np.int64(0), cur, side, n,
+                          pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -2226,8 +2242,12 @@ def _wants_challenge(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpt
 @njit(cache=True, _nrt=False, inline="always")
 def _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
                 script, ufn):
-    return decide_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                     disc, active, st, rng, script, ufn) == 1
+    """decide_nb for D_PLAY_DRAWN, for the fast turns: random and greedy answer BUILTIN_PLAYS_DRAWN
+    without being inlined here."""
+    if pol[p] <= POL_GREEDY:
+        return BUILTIN_PLAYS_DRAWN == 1
+    return slot_policy_nb(np.int64(D_PLAY_DRAWN), p, np.int64(2), np.int64(2), np.int64(0), cur, side, n, pol, pp,
+                          obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn) == 1
 
 
 @njit(cache=True, _nrt=False)
