@@ -2172,7 +2172,15 @@ def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen,
     """Seat p's answer to decision ``kind`` over the nopt options in obs: an option index, or -1."""
     if pol[p] <= POL_GREEDY:
         return _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, pol, rng)
-    # int64 casts: one compiled slot_policy_nb, not one per call site's literal kind and counts
+    return _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                           disc, active, st, rng, script, ufn)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                    active, st, rng, script, ufn):
+    """decide_nb for a seat that is neither random nor greedy: slot_policy_nb, with int64 casts (one
+    compiled slot_policy_nb, not one per call site's literal kind and counts)."""
     return slot_policy_nb(np.int64(kind), p, np.int64(nopt), np.int64(nleg), np.int64(flag), cur, side, n, pol,
                           pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
 
@@ -2211,8 +2219,8 @@ def _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, 
         return random_color_nb(rng)
     if pid == POL_GREEDY:
         return _most_color(p, side, hand, hlen, fcol)
-    return slot_policy_nb(np.int64(D_COLOR), p, np.int64(NCOLORS), np.int64(NCOLORS), np.int64(0), cur, side, n,
-                          pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+    return _not_builtin_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
+                           fpts, disc, active, st, rng, script, ufn)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -2246,8 +2254,8 @@ def _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, di
     without being inlined here."""
     if pol[p] <= POL_GREEDY:
         return BUILTIN_PLAYS_DRAWN == 1
-    return slot_policy_nb(np.int64(D_PLAY_DRAWN), p, np.int64(2), np.int64(2), np.int64(0), cur, side, n, pol, pp,
-                          obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn) == 1
+    return _not_builtin_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                           disc, active, st, rng, script, ufn) == 1
 
 
 @njit(cache=True, _nrt=False)
