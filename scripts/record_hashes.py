@@ -18,7 +18,7 @@ import sys
 
 RULE_SETS = ["official", "stacking", "seven_zero", "draw_until_playable", "jump_in", "party", "challenges",
              "stacking+seven_zero", "deflect_skip", "reverse_bounce", "swap_on_five", "zero_swap_any",
-             "speed_uno", "deflect_draw_two+deflect_wd4", "reverse_bounce_rebounce", "everything"]
+             "speed_uno", "deflect_draw_two+deflect_wd4", "reverse_bounce(reverse_bounce_rebounce=true)", "everything"]
 HEURISTIC_MIXES = ["hold_wilds,color_majority,attack,defensive,card_counter,challenger",
                    "bluffer,weighted,hold_wilds,challenger,card_counter,attack"]
 LINEUPS = ["random", "greedy", *HEURISTIC_MIXES]
