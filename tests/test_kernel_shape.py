@@ -1,0 +1,63 @@
+"""The compiled core keeps one compiled signature per entry kernel and policy slot.
+
+A literal-typed argument (``0`` instead of ``np.int64(0)``) makes numba compile a kernel a second
+time, which doubles the cold compile without anyone noticing.  This runs the common paths in a fresh
+process and checks that each entry kernel was compiled exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_RUNS = r"""
+import json, sys
+import numba
+import unosim
+from unosim import nb
+runs = [
+    dict(rules="official", players=4, policies="random"),
+    dict(rules="official", players=3, policies="greedy,random,greedy"),
+    dict(rules="party", players=4, policies="hold_wilds,color_majority,attack,defensive"),
+    dict(rules="stacking+seven_zero", players=6, policies="greedy"),
+    dict(rules="official", players=4, policies="random", deck="flip"),
+    dict(rules="official", players=4, policies="greedy", mode="match", scoring="standard"),
+    dict(rules="official", players=3, policies="random", mode="match", scoring="lazy"),
+]
+for r in runs:
+    unosim.simulate(games=30 if r.get("mode") == "match" else 300, seed=1, threads=2, **r)
+from unosim import scenario  # noqa: E402  (the scenario path: play_one_nb)
+out = {}
+for name in ("play_batch_nb", "play_match_batch_nb", "play_round_nb", "_fast_turns_nb", "play_one_nb"):
+    disp = getattr(nb, name)
+    out[name] = [[str(t) for t in sig] for sig in disp.signatures]
+json.dump(out, sys.stdout)
+"""
+
+
+def test_each_entry_kernel_has_one_compiled_signature():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", _RUNS], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    sigs = json.loads(proc.stdout)
+    assert sigs["play_batch_nb"] and sigs["play_match_batch_nb"], sigs
+    for name, found in sigs.items():  # the policy slot is a first-class function type: one signature for all
+        assert len(found) <= 1, f"{name} compiled {len(found)} times: {found}"
+
+
+def test_kernel_shape_script_reports_the_longest_compiled_function():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import kernel_shape
+    finally:
+        sys.path.pop(0)
+    fns = {name: (loc, params) for name, loc, params in kernel_shape.compiled_functions()}
+    assert "unosim/nb.py:play_round_nb" in fns
+    loc, params = fns["unosim/nb.py:randint_nb"]
+    assert 1 <= loc <= 10 and params == 2, fns["unosim/nb.py:randint_nb"]
