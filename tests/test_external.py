@@ -65,8 +65,40 @@ def test_python_policy_errors():
     lines = str(ei.value).splitlines()
     assert lines[0] == "policy 'grumpy_test' raised RuntimeError while deciding 'play'"
     assert "test_external.py" in str(ei.value) and lines[-1] == "RuntimeError: not today"
-    with pytest.raises(ValueError, match="round only"):
-        simulate(mode="match", policies="greedy_py", policy_files=[PY], games=1, threads=1)
+    with pytest.raises(ValueError, match="'lookahead' reads the engine's state and plays --mode round only"):
+        simulate(mode="match", policies="lookahead,greedy", players=2, games=1, threads=1)
+
+
+def test_python_policies_play_matches_like_their_numba_twins():
+    """Plain-Python seats answer through the kernels' policy slot, so they play match mode too, and a
+    deterministic one gives exactly the match records of its numba twin, whatever the thread count."""
+    kw = dict(players=4, games=40, seed=11, mode="match", scoring="standard", seating="rotate",
+              policy_files=[PY, NUMBA])
+    a = simulate(policies="low_first_py,greedy,random,greedy_py", threads=2, batch_size=7, **kw)
+    b = simulate(policies="low_first,greedy,random,greedy", threads=1, **kw)
+    assert a.records.equals(b.records)
+    assert (a.records["rounds"] > 1).any()  # matches of several rounds: the seats' answers crossed rounds
+
+
+class Counting(PythonPolicy):
+    """Counts the decisions its instance was asked (one instance per seat and batch)."""
+
+    name = "counting_test"
+    asked: list[tuple[int, int]] = []
+
+    def decide(self, d):
+        Counting.asked.append((id(self), d.seat))
+        return d.greedy()
+
+
+def test_each_seat_gets_its_own_python_policy_instance():
+    Counting.asked = []
+    r = simulate(policies=[Counting, Counting, "greedy"], players=3, games=30, threads=1, batch_size=30, seed=2)
+    seats_of = {}
+    for obj, seat in Counting.asked:
+        seats_of.setdefault(obj, set()).add(seat)
+    assert sorted(map(len, seats_of.values())) == [1, 1]  # two instances, one seat each
+    assert r.records.equals(simulate(policies="greedy", players=3, games=30, threads=1, seed=2).records)
 
 
 def test_trace_replays_a_saved_round(tmp_path):

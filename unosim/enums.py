@@ -67,6 +67,9 @@ NPP = 16
 # Policies that read the observation are called through one function slot of the kernel with
 # ``which = pol - POL_SLOT`` (heuristics first, then user policies; see unosim.policy_api).
 POL_SLOT = 8
+# plain-Python policies (unosim.external) answer through the same slot, which calls back into Python:
+# ``which = PY_SLOT_BASE + k`` for the k-th registered class (a range of their own, far above the rest)
+PY_SLOT_BASE = 1 << 20
 
 # ---- decisions (the one policy interface; documented in unosim.policy_api) -----------------------
 D_PLAY = 0         # play a card (option) or draw (-1); options [0, nlegal) legal, [nlegal, nopt) bluffs

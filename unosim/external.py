@@ -16,21 +16,27 @@ Write a class with a method per decision you care about; every other decision fa
 
 Put it in a policy file (``--policy-file``) or pass the class in ``policies=[LowFirst, "greedy", ...]``.
 
-How it runs: the round's whole state is determined by its seed and the answers given so far, so
-the engine replays a round from its seed with the plain-Python seats' answers queued; at the first
-decision without an answer it stops and hands back that decision's observation; Python asks the
-policy and replays with one more answer.  That costs O(decisions^2) turns per round (a few thousand
-rounds per second) and needs no copy of the engine's locals; a ``Decision`` is a snapshot a
-lookahead player can resume from (``seed`` + ``answers``).  A plain-Python policy that uses
-``d.rng`` gets a generator seeded from the round's stream at that decision, so runs are
-reproducible; a deterministic one gives exactly the records of the same strategy in numba.
+How it runs: the engine's compiled kernels call the policy back at each of its decisions, through
+the same policy slot as numba policies (a small compiled function that enters Python for that
+seat); the policy sees the decision decoded into a :class:`Decision` and its answer goes straight
+back into the round, in round and match mode alike.  One instance of the class serves each seat
+(and parameter set) for a batch of rounds.  A plain-Python policy that uses ``d.rng`` gets a
+generator seeded from the round's random stream at that decision, so runs are reproducible; a
+deterministic one gives exactly the records of the same strategy in numba.
+
+A policy that samples the hidden cards itself (``uses_state = True``: ``lookahead``) needs the
+engine's arrays at the decision, which a callback does not see: its rounds are replayed from their
+seed with its answers so far queued, and at the first decision without an answer the engine stops
+and hands back that decision's observation and arrays (:func:`play_round_external`; O(decisions^2)
+turns per round, round mode only).  ``unosim trace`` replays rounds the same way.
 """
 
 from __future__ import annotations
 
+import functools
 import random
+import threading
 import traceback
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -74,42 +80,31 @@ def known_region(obs: np.ndarray) -> np.ndarray | None:
     return obs[k0:k0 + E.MAXP * E.NKINDS]
 
 
-@dataclass
 class Decision:
-    """One decision of one seat, with everything it may see (decoded from the observation)."""
+    """One decision of one seat, with everything it may see (decoded from the observation).
 
-    kind: str                 # play, color, play_drawn, respond, challenge, jump_in, swap_target, give_card
-    seat: int
-    options: list[Any]        # card names, colour names, seats, or (keep, play) / (accept, challenge)
-    nlegal: int               # play: options[:nlegal] are legal, the rest are Wild Draw Four bluffs
-    none_ok: bool             # whether -1 (draw / take / don't / nobody) is accepted
-    points: list[int]         # the options' points (cards) or info (see unosim.policy_api)
-    hand: dict[str, int]      # own hand, card name -> count
-    top: str
-    color: str | None         # current colour (None: anything may follow)
-    direction: int
-    side: int
-    turn: int
-    hand_sizes: list[int]
-    scores: list[int]
-    pending: tuple[str | None, int, int]  # (rank of the attack, cards to draw, who played it)
-    played: dict[str, int]    # discard pile counts since the last reshuffle
-    backs: dict[int, dict[str, int]]  # UNO Flip: visible backs of the other hands
-    known: dict[int, dict[str, int]]  # cards this seat knows are in another hand (shown or passed to it)
-    obs: np.ndarray = field(repr=False)
-    rng: random.Random = field(repr=False, default_factory=random.Random)
-    # the engine's paused state (unosim.lookahead.RoundState), given only to the policies that sample the
-    # hidden cards themselves (``uses_state = True``) and only at play decisions
-    state: Any = field(repr=False, default=None)
+    Attributes: ``kind`` (play, color, play_drawn, respond, challenge, jump_in, swap_target,
+    give_card), ``seat``, ``options`` (card names, colour names, seats, or (keep, play) / (accept,
+    challenge)), ``nlegal`` (play: options[:nlegal] are legal, the rest are Wild Draw Four bluffs),
+    ``none_ok`` (whether -1, draw / take / don't / nobody, is accepted), ``points`` (the options'
+    points or info, see unosim.policy_api), ``top``, ``color`` (None: anything may follow),
+    ``direction``, ``side``, ``turn``; decoded when first read: ``hand`` (own hand, card name ->
+    count), ``hand_sizes``, ``scores``, ``pending`` (rank of the attack, cards to draw, who played
+    it), ``played`` (discard pile counts since the last reshuffle), ``backs`` (UNO Flip: visible backs
+    of the other hands), ``known`` (cards this seat knows are in another hand), ``rng`` (a generator
+    seeded from the round's stream at this decision); ``obs`` is the raw observation.  ``state`` is
+    the engine's paused state (:class:`RoundState`), given only to the policies that sample the
+    hidden cards themselves (``uses_state = True``) and only at play decisions.
+    """
 
-    @classmethod
-    def from_obs(cls, obs: np.ndarray, rng_state: int) -> Decision:
+    def __init__(self, obs: np.ndarray, rng_state: int) -> None:
+        self.obs = obs
+        self._rng_state = rng_state
+        self.state: Any = None
         kind = int(obs[E.OBS_KIND])
-        side = int(obs[E.OBS_SIDE])
-        n = int(obs[E.OBS_PLAYERS])
+        side = self.side = int(obs[E.OBS_SIDE])
         nopt = int(obs[E.OBS_NOPT])
         vals = [int(obs[E.OBS_OPT + E.OPT_STRIDE * k]) for k in range(nopt)]
-        infos = [int(obs[E.OBS_OPT + E.OPT_STRIDE * k + 2]) for k in range(nopt)]
         colors = E.DARK_COLOR_NAMES if side == 1 else E.COLOR_NAMES
         if kind in (E.D_PLAY, E.D_RESPOND, E.D_JUMP_IN, E.D_GIVE_CARD):
             options: list[Any] = [kind_name(v, side) for v in vals]
@@ -121,22 +116,68 @@ class Decision:
             options = ["accept", "challenge"]
         else:
             options = vals
-        pk = int(obs[E.OBS_PEND_KIND])
         cur = int(obs[E.OBS_COLOR])
-        backs = {}
-        if obs[E.OBS_TWO_SIDED]:
-            backs = {s: _counts(obs, E.OBS_BACKS + s * E.NKINDS, 1 - side) for s in range(n)
-                     if s != obs[E.OBS_SEAT] and obs[E.OBS_ACTIVE + s]}
-        region = known_region(obs)
-        known = {} if region is None else {s: c for s in range(n)
-                                           if (c := _counts(region, s * E.NKINDS, side))}
-        return cls(E.DECISION_NAMES[kind], int(obs[E.OBS_SEAT]), options, int(obs[E.OBS_NLEGAL]),
-                   bool(obs[E.OBS_NONE_OK]), infos, _counts(obs, E.OBS_HAND, side),
-                   kind_name(int(obs[E.OBS_TOP]), side), colors[cur] if 0 <= cur < E.NCOLORS else None,
-                   int(obs[E.OBS_DIRECTION]), side, int(obs[E.OBS_TURN]),
-                   [int(x) for x in obs[E.OBS_HLEN:E.OBS_HLEN + n]], [int(x) for x in obs[E.OBS_SCORE:E.OBS_SCORE + n]],
-                   (E.RANK_NAMES[pk] if pk >= 0 else None, int(obs[E.OBS_PEND_N]), int(obs[E.OBS_PEND_FROM])),
-                   _counts(obs, E.OBS_PLAYED, side), backs, known, obs.copy(), random.Random(rng_state))
+        self.kind = E.DECISION_NAMES[kind]
+        self.seat = int(obs[E.OBS_SEAT])
+        self.options = options
+        self.nlegal = int(obs[E.OBS_NLEGAL])
+        self.none_ok = bool(obs[E.OBS_NONE_OK])
+        self.points = [int(obs[E.OBS_OPT + E.OPT_STRIDE * k + 2]) for k in range(nopt)]
+        self.top = kind_name(int(obs[E.OBS_TOP]), side)
+        self.color = colors[cur] if 0 <= cur < E.NCOLORS else None
+        self.direction = int(obs[E.OBS_DIRECTION])
+        self.turn = int(obs[E.OBS_TURN])
+
+    @classmethod
+    def from_obs(cls, obs: np.ndarray, rng_state: int) -> Decision:
+        return cls(obs.copy(), rng_state)
+
+    def __repr__(self) -> str:
+        return (f"Decision(kind={self.kind!r}, seat={self.seat}, options={self.options!r}, nlegal={self.nlegal}, "
+                f"top={self.top!r}, color={self.color!r}, turn={self.turn})")
+
+    @functools.cached_property
+    def _players(self) -> int:
+        return int(self.obs[E.OBS_PLAYERS])
+
+    @functools.cached_property
+    def hand(self) -> dict[str, int]:
+        return _counts(self.obs, E.OBS_HAND, self.side)
+
+    @functools.cached_property
+    def hand_sizes(self) -> list[int]:
+        return [int(x) for x in self.obs[E.OBS_HLEN:E.OBS_HLEN + self._players]]
+
+    @functools.cached_property
+    def scores(self) -> list[int]:
+        return [int(x) for x in self.obs[E.OBS_SCORE:E.OBS_SCORE + self._players]]
+
+    @functools.cached_property
+    def pending(self) -> tuple[str | None, int, int]:
+        pk = int(self.obs[E.OBS_PEND_KIND])
+        return (E.RANK_NAMES[pk] if pk >= 0 else None, int(self.obs[E.OBS_PEND_N]), int(self.obs[E.OBS_PEND_FROM]))
+
+    @functools.cached_property
+    def played(self) -> dict[str, int]:
+        return _counts(self.obs, E.OBS_PLAYED, self.side)
+
+    @functools.cached_property
+    def backs(self) -> dict[int, dict[str, int]]:
+        obs = self.obs
+        if not obs[E.OBS_TWO_SIDED]:
+            return {}
+        return {s: _counts(obs, E.OBS_BACKS + s * E.NKINDS, 1 - self.side) for s in range(self._players)
+                if s != self.seat and obs[E.OBS_ACTIVE + s]}
+
+    @functools.cached_property
+    def known(self) -> dict[int, dict[str, int]]:
+        region = known_region(self.obs)
+        return {} if region is None else {s: c for s in range(self._players)
+                                          if (c := _counts(region, s * E.NKINDS, self.side))}
+
+    @functools.cached_property
+    def rng(self) -> random.Random:
+        return random.Random(self._rng_state)
 
     def greedy(self) -> int:
         """greedy's answer to this decision (the default of every method)."""
@@ -164,16 +205,19 @@ class PythonPolicy:
 
 
 _CLASSES: dict[str, tuple[type, str]] = {}
+_BY_WHICH: dict[int, str] = {}   # slot index (PY_SLOT_BASE + k) -> class name
 
 
 def register_class(cls: type, source: str) -> str:
-    """Make a PythonPolicy subclass nameable in policy strings; returns its name."""
+    """Make a PythonPolicy subclass nameable in policy strings; returns its name.  It answers through
+    the kernels' policy slot (:func:`python_decide`), or by replays where it reads the engine's state."""
     name = (cls.name or cls.__name__).lower()
     if not name.isidentifier():
         raise PolicyError(f"policy name {name!r} in {source} is not an identifier; accepted: letters, digits "
                           "and underscores")
     params = dict(cls.params)
-    register_policy(PolicyInfo(name, E.POL_EXTERNAL, " ".join((cls.__doc__ or "(plain-Python policy)").split()),
+    pid = E.POL_EXTERNAL if getattr(cls, "uses_state", False) else E.POL_SLOT + _slot_index(name)
+    register_policy(PolicyInfo(name, pid, " ".join((cls.__doc__ or "(plain-Python policy)").split()),
                                params={k: j for j, k in enumerate(params)},
                                defaults={k: float(v) for k, v in params.items()},
                                ranges={**{k: (-1e300, 1e300) for k in params}, **getattr(cls, "ranges", {})},
@@ -182,8 +226,44 @@ def register_class(cls: type, source: str) -> str:
     return name
 
 
+def _slot_index(name: str) -> int:
+    """The class's index in the policy slot: kept when a class of the same name is registered again."""
+    which = next((w for w, n in _BY_WHICH.items() if n == name), E.PY_SLOT_BASE + len(_BY_WHICH))
+    _BY_WHICH[which] = name
+    return which
+
+
 def is_external(name: str) -> bool:
+    """Whether ``name`` is a plain-Python policy (a PythonPolicy class)."""
+    return name in _CLASSES
+
+
+def replays(name: str) -> bool:
+    """Whether ``name`` plays by replays of the round (a plain-Python policy that reads the engine's state)."""
     return POLICIES[name].pid == E.POL_EXTERNAL
+
+
+_BATCH = threading.local()   # this thread's policy instances for the batch being played
+
+
+def begin_batch() -> None:
+    """Fresh instances of the plain-Python policies for the next kernel call on this thread."""
+    _BATCH.instances = {}
+
+
+def python_decide(which: int, kind: int, obs: np.ndarray, params: np.ndarray, rng: np.ndarray) -> int:
+    """The policy slot's call into Python: seat ``obs[OBS_SEAT]``'s plain-Python policy answers the
+    decision in ``obs`` (an option index or -1; a bad answer or an exception raises PolicyError)."""
+    name = _BY_WHICH[which]
+    key = (which, int(obs[E.OBS_SEAT]), params.tobytes())
+    instances = getattr(_BATCH, "instances", None)
+    if instances is None:
+        instances = _BATCH.instances = {}
+    obj = instances.get(key)
+    if obj is None:
+        cls, _ = _CLASSES[name]
+        obj = instances[key] = cls(**{k: float(params[j]) for k, j in POLICIES[name].params.items()})
+    return _ask(obj, name, Decision.from_obs(obs, int(rng[0])))
 
 
 def _instance(spec) -> PythonPolicy:
@@ -265,6 +345,7 @@ def run_external_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, 
     """Rows lo..hi-1 of ``out`` get the rounds with global indices first+lo .. first+hi-1 (the same columns
     play_batch_nb writes)."""
     objs = {i: _instance(s) for i, s in enumerate(specs) if is_external(s.name)}
+    begin_batch()
     z50 = (1 + ri[E.RI_ZERO50_CONDITION]) if ri[E.RI_ZERO_WORTH_50] != 0 else 0
     for gi in range(lo, hi):
         res, fin = play_round_external(first + gi, seed, n, dk, ri, rf, pol, pp, seating, slot, specs, objs)

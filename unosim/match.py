@@ -294,9 +294,10 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck, mode="match")
     files = load_policy_files(policy_files)
     specs = parse_policies(policies, n)
-    if any(POLICIES[sp.name].pid == E.POL_EXTERNAL for sp in specs):
-        raise SimulationError("plain-Python policies play --mode round only; accepted: numba policies "
-                              "(unosim.policy_api) in match mode")
+    replaying = [sp.name for sp in specs if POLICIES[sp.name].pid == E.POL_EXTERNAL]
+    if replaying:
+        raise SimulationError(f"policy {replaying[0]!r} reads the engine's state and plays --mode round only; "
+                              "accepted in match mode: every other policy (built-in, numba or plain-Python)")
     spec = MatchSpec.checked(n, rs, **options)
     seating_name = SEATINGS[check_seating(seating)]
     bs = check_batch(batch_size, default_batch("match", g, t))

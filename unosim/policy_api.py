@@ -87,17 +87,19 @@ import hashlib
 import importlib.util
 import sys
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
+from numba.core.errors import NumbaWarning
 
 from . import enums as E
 from . import heuristics_nb, lookahead, nb  # noqa: F401  (lookahead registers the lookahead policy)
 from .enums import *  # noqa: F403  (the interface constants: D_*, OBS_*, colours, ranks)
-from .external import PythonPolicy, register_class
+from .external import PythonPolicy, begin_batch, python_decide, register_class
 from .heuristics_nb import (  # noqa: F401
     HEURISTICS,
     POLICY_SIG,
@@ -130,6 +132,7 @@ class _Registry:
     files: dict[str, str] = field(default_factory=dict)   # resolved path -> sha256
     collecting: list[tuple[Any, dict[str, float], str | None]] | None = None
     slots: dict[tuple[int, ...], Any] = field(default_factory=dict)
+    python_slot: Any = None
     entry_points_done: bool = False
 
 
@@ -312,18 +315,43 @@ def slot_for(pol: np.ndarray) -> Any:
 
 
 def _make_slot(users: list[int]) -> Any:
-    """Compile a small dispatcher over the heuristics and the given user policies (per process)."""
+    """Compile a small dispatcher over the heuristics and the given user policies (per process): numba
+    policies are called, plain-Python ones are entered through numba's object mode."""
     glb: dict[str, Any] = {"heuristics_slot_nb": heuristics_nb.heuristics_slot_nb}
     lines = ["def slot(which, kind, obs, params, rng):",
              f"    if which < {len(HEURISTICS)}:",
              "        return heuristics_slot_nb(which, kind, obs, params, rng)"]
-    for w in users:
+    numba_users = [w for w in users if w < E.PY_SLOT_BASE]
+    for w in numba_users:
         u = next(x for x in _REG.users if x.which == w)
         glb[f"u{w}"] = u.function
         lines += [f"    if which == {w}:", f"        return u{w}(kind, obs, params, rng)"]
+    if len(numba_users) < len(users):
+        glb["python_slot_nb"] = _python_slot()
+        lines += [f"    if which >= {E.PY_SLOT_BASE}:", "        return python_slot_nb(which, kind, obs, params, rng)"]
     lines.append("    return -2")
     exec("\n".join(lines), glb)  # noqa: S102  (generated from integers only)
-    return njit(nb.SLOT_SIG, nogil=True, _nrt=any(_uses_nrt(glb[f"u{w}"]) for w in users))(glb["slot"])
+    nrt = len(numba_users) < len(users) or any(_uses_nrt(glb[f"u{w}"]) for w in numba_users)
+    return njit(nb.SLOT_SIG, nogil=True, _nrt=nrt)(glb["slot"])
+
+
+def _python_slot() -> Any:
+    """The compiled entry into Python for the plain-Python policies (compiled once per process, on
+    first use): it takes the GIL for the call, as it must (numba warns that object mode cannot run in
+    parallel; the rest of the kernel still does).  With numba's reference counting: boxing the arrays
+    for Python needs it (without, the call through the kernels' function slot loses its arguments)."""
+    if _REG.python_slot is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaWarning)
+            _REG.python_slot = njit(nb.SLOT_SIG, nogil=True)(python_slot)
+    return _REG.python_slot
+
+
+def python_slot(which, kind, obs, params, rng):
+    """Body of :func:`_python_slot` (module level: numba's object mode lifts blocks of top-level functions)."""
+    with objmode(v="int64"):
+        v = python_decide(which, kind, obs, params, rng)
+    return v
 
 
 def _uses_nrt(function: Any) -> bool:
@@ -384,8 +412,11 @@ def run_kernel(kernel: Any, args: tuple, deck: Any, slot: Any, specs: list[Polic
     turn a bad answer or an exception raised by a user policy into its error."""
     err = np.full(4, -1, np.int64)
     obs = obs_buffer(deck)
+    begin_batch()
     try:
         kernel(*args, err, obs, slot)
+    except PolicyError:  # a plain-Python policy's bad answer or exception, already in its words
+        raise
     except Exception as e:
         if slot is nb.no_slot_nb or slot is heuristics_nb.heuristics_slot_nb:
             raise

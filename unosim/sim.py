@@ -22,7 +22,7 @@ from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .decks import Deck, get_deck
 from .errors import SimulationError
-from .external import is_external, policy_names, run_external_batch
+from .external import policy_names, replays, run_external_batch
 from .policies import PolicySpec, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet, parse_rules
@@ -346,13 +346,13 @@ def run_rounds(run: RoundRun) -> SimulationResult:
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
     sm = SEATINGS.index(run.seating)
-    external = any(is_external(sp.name) for sp in specs)
+    external = any(replays(sp.name) for sp in specs)
     slot = slot_for(pol)
     compile_s = warm_up(n, dk)
     out = _alloc(g, n)
 
     def work(lo: int, hi: int) -> None:
-        if external:  # plain-Python seats (unosim.external)
+        if external:  # plain-Python seats that read the engine's state (unosim.external: lookahead)
             run_external_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, slot, specs, first)
         else:
             _run_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, sm, first, slot, specs)
