@@ -28,7 +28,7 @@ from .errors import (  # noqa: E402  (light: no numba, no numpy)
     UnosimError,
 )
 
-__all__ = ["__version__", "ENGINE_VERSION", "simulate", "SimulationResult", "UnosimError", "SimulationError",
+__all__ = ["__version__", "ENGINE_VERSION", "simulate", "SimulationResult", "Game", "UnosimError", "SimulationError",
            "RuleError", "PolicyError", "DeckError", "ScenarioError", "RunFileError"]
 
 
@@ -37,4 +37,8 @@ def __getattr__(name: str):
         from . import sim
 
         return getattr(sim, name)
+    if name == "Game":
+        from .game import Game
+
+        return Game
     raise AttributeError(f"module 'unosim' has no attribute {name!r}")

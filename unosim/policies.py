@@ -83,8 +83,9 @@ def register_policy(info: PolicyInfo) -> None:
 
 
 def public_names() -> list[str]:
-    """Policies a user can name (built-ins, heuristics, loaded policy files); ``scripted`` needs a script."""
-    return [n for n in POLICIES if n != "scripted"]
+    """Policies a user can name (built-ins, heuristics, loaded policy files); ``scripted`` needs a script,
+    and names starting with ``_`` are the project's internals (the seats of :class:`unosim.Game`)."""
+    return [n for n in POLICIES if n != "scripted" and not n.startswith("_")]
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     name, _, rest = t.partition("(")
     name = name.strip().lower()
     allowed = public_names() + (["scripted"] if allow_scripted else [])
-    if name not in allowed:
+    if name not in allowed and not (name.startswith("_") and name in POLICIES):  # internals: named, not listed
         raise _unknown(name or t, allowed)
     info = POLICIES[name]
     params: dict[str, float] = {}

@@ -109,7 +109,7 @@ from .heuristics_nb import (  # noqa: F401
     opt_value,
 )
 from .nb import rand01_nb, randint_nb  # noqa: F401  (for user policies)
-from .policies import POLICIES, PolicyError, PolicyInfo, PolicySpec, register_policy
+from .policies import POLICIES, PolicyError, PolicyInfo, PolicySpec, public_names, register_policy
 
 SIGNATURE = POLICY_SIG
 _SIGNATURE_TEXT = "def NAME(kind, obs, params, rng) -> int (int64, int64[::1], float64[::1], uint64[::1])"
@@ -441,7 +441,7 @@ def format_policies() -> str:
     """Every nameable policy, one line each with its parameters (``unosim policies``)."""
     lines = ["Policies (use in --policies, e.g. greedy,hold_wilds(threshold=2),random,attack)"]
     for name, info in POLICIES.items():
-        if name == "scripted":
+        if name not in public_names():
             continue
         mark = "" if info.source == "built-in" else f"  [user: {info.source}]"
         params = _param_text(name)
