@@ -61,8 +61,10 @@ def digest(cfg: dict, games: int) -> str:
     frame = res.records.reset_index(drop=True)
     for col in frame.columns:
         h.update(col.encode())
-        h.update(frame[col].to_numpy().tobytes() if frame[col].dtype != object
-                 else "\x1f".join(map(str, frame[col])).encode())
+        values = frame[col].to_numpy()
+        # an object array (strings, and categoricals such as end_reason) is hashed by its text: its bytes
+        # are pointers, which differ from process to process
+        h.update(values.tobytes() if values.dtype != object else "\x1f".join(map(str, values)).encode())
     return h.hexdigest()
 
 
