@@ -95,3 +95,32 @@ def test_lazy_random_tie_break_moves_the_deal_away_from_the_seat_after_the_leade
     moved = int((rand > first).sum())
     assert 20 < moved < 300, moved    # ties for the highest hand are a few per cent of rounds
     assert (rand == 1).sum() < (first == 1).sum()
+
+
+# ================================================================================================
+# self_loser (RULES.md 4.20): the first to the limit loses, everyone else wins
+# ================================================================================================
+
+
+def test_self_loser_reports_the_loser_and_the_share_of_matches_each_seat_avoids_losing() -> None:
+    from unosim.match import simulate_matches
+
+    res = simulate_matches(players=4, policies="greedy,random,greedy,random", games=600, seed=4,
+                           scoring="self_loser", threads=1)
+    r, s = res.records, res.summary
+    scores = r[[f"score_{k}" for k in range(4)]].to_numpy()
+    done = (r["end_reason"].astype(object) == "done").to_numpy()
+    loser = r["loser"].to_numpy()
+    assert np.all(loser[~done] == -1)
+    # the loser reached the limit and holds the highest total; the old winner column is the lowest total
+    assert np.all(scores[done, loser[done]] >= 200)
+    assert np.all(scores[done, loser[done]] == scores[done].max(axis=1))
+    assert np.all(r["winner"].to_numpy() != loser)
+    lost = np.bincount(loser[loser >= 0], minlength=4)
+    assert s["seat_avoided_loss_rate"] == pytest.approx((done.sum() - lost) / len(r))
+    # greedy seats (0, 2) lose less often than random ones, by policy as by seat
+    assert min(s["seat_avoided_loss_rate"][0], s["seat_avoided_loss_rate"][2]) > \
+        max(s["seat_avoided_loss_rate"][1], s["seat_avoided_loss_rate"][3])
+    g, q = s["policy_avoided_loss_rate"]["greedy"], s["policy_avoided_loss_rate"]["random"]
+    assert g == pytest.approx((s["seat_avoided_loss_rate"][0] + s["seat_avoided_loss_rate"][2]) / 2)
+    assert g > q
