@@ -124,3 +124,136 @@ def test_self_loser_reports_the_loser_and_the_share_of_matches_each_seat_avoids_
     g, q = s["policy_avoided_loss_rate"]["greedy"], s["policy_avoided_loss_rate"]["random"]
     assert g == pytest.approx((s["seat_avoided_loss_rate"][0] + s["seat_avoided_loss_rate"][2]) / 2)
     assert g > q
+
+
+# ================================================================================================
+# Rules the independent check left unchecked: a rigged scenario where none existed, plus a statistic
+# that must move the right way (paired: the same seeds with the rule off and on)
+# ================================================================================================
+
+
+def _paired(rules_off: str, rules_on: str, **kw):
+    import unosim
+
+    kw = {"players": 4, "policies": "greedy", "games": 4000, "seed": 21, "threads": 1, **kw}
+    return unosim.simulate(rules=rules_off, **kw).records, unosim.simulate(rules=rules_on, **kw).records
+
+
+# ---- UNO BTS (RULES.md 3.2): the Dancing Wild --------------------------------------------------
+
+
+@pytest.mark.parametrize("rules,drawn,next_seat", [
+    ("official", 3, 1),                                          # draw 3 and keep the turn (default)
+    ("official+set(dancing_wild_target_skips=true)", 3, 2),      # draw 3 and lose the turn
+    ("official+set(p_dance=1)", 0, 1),                           # the target dances: a plain Wild
+])
+def test_bts_dancing_wild_target_draws_three_or_dances(rules: str, drawn: int, next_seat: int) -> None:
+    g = run([["dw", "r1"], ["g3", "g4"], ["g5", "g6"]], "r5", deck="bts", rules=rules, pile=["y1", "y2", "y3"],
+            script=["dw", "green", "g3" if next_seat == 1 else "g5"], end=None)
+    ev = [e for e in g.events if e["event"] != "deal"]
+    assert (ev[0]["event"], ev[0]["seat"]) == ("play", 0)
+    assert len(g.hands[1]) == 2 + drawn - (1 if next_seat == 1 else 0)
+    plays = [e["seat"] for e in g.kinds("play")]
+    assert plays[:2] == [0, next_seat]
+    assert g.color == "green"
+
+
+def test_bts_dancing_wild_dancing_draws_fewer_cards() -> None:
+    off, on = _paired("official", "official+set(p_dance=1)", deck="bts", games=3000)
+    assert on["cards_drawn"].mean() < off["cards_drawn"].mean()
+    assert (on["cards_drawn"].to_numpy() <= off["cards_drawn"].to_numpy()).mean() > 0.5
+
+
+# ---- Speed Uno (RULES.md 4.18) with two decks: all 216 cards stay in play -----------------------
+
+
+def test_speed_uno_with_two_decks_conserves_all_216_cards() -> None:
+    from unosim.scenario import play
+
+    for seed in range(25):
+        g = play(players=6, seed=seed, rules="speed_uno", deck="classic(copies=2)", policies="random")
+        ids = [c for h in g.hand_ids for c in h] + g.pile_ids + g.discard_ids
+        assert sorted(ids) == list(range(216)), seed
+        assert g.end_reason in ("win", "turn_cap"), seed
+
+
+# ---- zero_worth_50 (RULES.md 4.16): only the scoring changes, by 50 a zero -----------------------
+
+
+@pytest.mark.parametrize("condition", ["sole_card", "any_zero"])
+def test_zero_worth_50_adds_50_for_each_zero_left_and_changes_nothing_else(condition: str) -> None:
+    off, on = _paired("official", f"official+zero_worth_50(zero50_condition={condition})")
+    for col in ("winner", "turns", "cards_drawn", "end_reason"):
+        assert off[col].equals(on[col]), col
+    hp = [f"hand_points_{s}" for s in range(4)]
+    d = on[hp].to_numpy() - off[hp].to_numpy()
+    assert np.all(d % 50 == 0) and np.all(d >= 0)
+    if condition == "sole_card":
+        # a sole 0 is worth 50: only a hand whose plain points are 0 (and which holds cards) gains, by 50
+        assert set(np.unique(d)) <= {0, 50}
+        assert np.all(off[hp].to_numpy()[d == 50] == 0)
+    # the winner scores the others' hands: the zeros left in them, 50 each
+    dw = (on["winner_points"] - off["winner_points"]).to_numpy()
+    assert np.array_equal(dw, d.sum(axis=1))
+    assert dw.mean() > 0
+
+
+# ---- the penalty rules (RULES.md 4.19): more cards drawn -----------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["penalty_general_mistake(p_mistake=0.05)", "penalty_hint(p_hint=0.05)",
+                                  "penalty_illegal_play(p_illegal_attempt=0.05)"])
+def test_penalty_rules_make_players_draw_more(rule: str) -> None:
+    off, on = _paired("official", f"official+{rule}", games=3000)
+    diff = on["cards_drawn"].to_numpy() - off["cards_drawn"].to_numpy()
+    se = diff.std(ddof=1) / np.sqrt(len(diff))
+    assert diff.mean() > 4.5 * se
+
+
+# ---- double-play jump-in (RULES.md 4.2) ---------------------------------------------------------
+
+
+def test_double_play_jump_in_adds_jump_ins_as_p_self_jump_wins_grows() -> None:
+    base = "official+jump_in(p_beats_scheduled=0.5)+double_play_jump_in"
+    off, on = _paired(f"{base}(p_self_jump_wins=0)", f"{base}(p_self_jump_wins=1)", games=3000)
+    assert on["jump_ins"].mean() > off["jump_ins"].mean()
+
+
+# ---- scoring modes on UNO Flip and under house rules ---------------------------------------------
+
+
+@pytest.mark.parametrize("deck,rules", [("flip", "official"),
+                                        ("classic", "official+stacking+seven_zero+zero_worth_50(zero50_condition=any_zero)"),
+                                        ("bts", "official+jump_in")])
+def test_standard_match_scores_are_the_round_winners_points(deck: str, rules: str) -> None:
+    """Standard scoring on UNO Flip and under house rules: every seat's final score is the sum of the
+    points of the rounds it won (the winner's points of a round are the side up at its end, zeros worth
+    50 where the rule says so), and the match ends at the first seat past the target."""
+    from unosim.match import simulate_matches
+
+    res = simulate_matches(rules=rules, players=3, policies="greedy", games=150, seed=8, threads=1, deck=deck,
+                           target=200, round_records=True)
+    rr = res.extra["rounds"]
+    won = rr[rr["winner"] >= 0].groupby(["match", "winner"])["winner_points"].sum()
+    rec = res.records.set_index("match")
+    for (m, w), pts in won.items():
+        assert rec.loc[m, f"score_{w}"] == pts
+    done = rec["end_reason"].astype(object) == "done"
+    final = rec.loc[done, [f"score_{s}" for s in range(3)]].to_numpy()
+    assert np.all(final.max(axis=1) >= 200)
+    assert np.all(rec.loc[done, "winner"].to_numpy() == final.argmax(axis=1))
+
+
+@pytest.mark.parametrize("deck", ["flip", "classic"])
+def test_lazy_matches_are_ten_rounds_and_the_winner_leads(deck: str) -> None:
+    from unosim.match import simulate_matches
+
+    res = simulate_matches(rules="official+seven_zero", players=4, policies="random", games=200, seed=9, threads=1,
+                           deck=deck, scoring="lazy", round_records=True)
+    assert np.all(res.records["rounds"] == 10)
+    rr = res.extra["rounds"].sort_values(["match", "round"])
+    same = (rr["match"].shift(1) == rr["match"]).to_numpy()
+    prev_w = rr["winner"].shift(1).to_numpy()
+    ok = same & (prev_w >= 0)
+    # the dealer of the next round is never the winner of the last (who leads it)
+    assert np.all(rr["dealer"].to_numpy()[ok] != prev_w[ok])
