@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_house_rules import run, trace
+from test_house_rules import PILE, run, trace
 
 from unosim import enums as E
 from unosim import nb
@@ -257,3 +257,34 @@ def test_lazy_matches_are_ten_rounds_and_the_winner_leads(deck: str) -> None:
     ok = same & (prev_w >= 0)
     # the dealer of the next round is never the winner of the last (who leads it)
     assert np.all(rr["dealer"].to_numpy()[ok] != prev_w[ok])
+
+
+# ---- jump-in combined with stacking (RULES.md 4.1 with 4.5) ----------------------------------------
+
+
+@pytest.mark.parametrize("resolution,total", [("accumulate", 6), ("transfer", 4)])
+def test_jump_in_then_stacking_adds_the_stack_to_what_the_jump_in_left_pending(resolution: str, total: int) -> None:
+    """A Draw Two jumped in on a Draw Two leaves 4 pending (accumulate) or 2 (transfer: only the jumper's
+    card counts); the new target stacks another Draw Two on it, and the next player draws the total."""
+    g = run([["r+2", "r1"], ["g1"], ["r+2", "r6"], ["g+2", "y2"]], "r3", dealer=3, pile=PILE,
+            rules=f"official+stacking+jump_in(p_beats_scheduled=1, jump_in_draw_resolution={resolution})",
+            script=["r+2", "r+2", "g+2", "g1"])
+    assert trace(g) == ["play 0 r+2", "jump_in 2 r+2", "play 2 r+2 jump", "play 3 g+2 stack",
+                        f"stack 3 g+2 ={total}", f"penalty 0 {total}", "skipped 0", "play 1 g1", "win 1"]
+    assert len(g.hands[0]) == 1 + total
+    assert (g.res["jump_ins"], g.res["max_stack"]) == (1, 2)
+
+
+# ---- play_to_last (RULES.md 4.14): the last player holding cards loses ---------------------------
+
+
+def test_play_to_last_the_loser_is_the_last_hand_and_weaker_players_lose_more() -> None:
+    import unosim
+
+    r = unosim.simulate(rules="official+play_to_last", players=4, policies="greedy,random,greedy,random",
+                        games=3000, seed=5, threads=1).records
+    won = (r["end_reason"].astype(object) == "win").to_numpy()
+    loser, winner = r["loser"].to_numpy()[won], r["winner"].to_numpy()[won]
+    assert np.all((loser >= 0) & (loser != winner))
+    lost = np.bincount(loser, minlength=4)
+    assert lost[[1, 3]].min() > lost[[0, 2]].max()     # random seats are left holding cards more often
