@@ -288,3 +288,16 @@ def test_play_to_last_the_loser_is_the_last_hand_and_weaker_players_lose_more() 
     assert np.all((loser >= 0) & (loser != winner))
     lost = np.bincount(loser, minlength=4)
     assert lost[[1, 3]].min() > lost[[0, 2]].max()     # random seats are left holding cards more often
+
+
+# ---- the challenge variants (RULES.md 1.11) -----------------------------------------------------
+
+
+def test_challenge_innocent_draw_6_makes_wrong_challengers_draw_more_than_4() -> None:
+    """Players who never bluff and always challenge: every challenge is innocent, so the challenger draws
+    wd4_challenge_innocent_draw (6 by default) instead of 4; rounds draw more cards with 6."""
+    four, six = _paired("official+wd4_challenge(innocent_draw=4)", "official",
+                        policies="random(challenge=1,bluff=0)", games=3000)
+    assert four["challenges"].sum() > 1000
+    diff = six["cards_drawn"].to_numpy() - four["cards_drawn"].to_numpy()
+    assert diff.mean() > 4.5 * diff.std(ddof=1) / np.sqrt(len(diff))
