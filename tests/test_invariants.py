@@ -398,7 +398,7 @@ def _answer_mask_misses(fcol, frank, cmask, pend_kinds):
         for restriction in range(3):
             for j in range(pend_kinds.shape[0]):
                 pend, top_rank = pend_kinds[j, 0], pend_kinds[j, 1]
-                m = nb._answer_mask(pend, resp)
+                m = nb._answer_mask(pend, top_rank, resp)
                 flags = resp | (restriction << 11) | (top_rank << 16)
                 for col in range(4):
                     for side in range(fcol.shape[0]):

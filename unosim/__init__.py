@@ -16,7 +16,17 @@ __version__ = "0.1.0"
 #    the attacker (OBS_PEND_FROM) is -1 once an attack has resolved, as documented; policies that read the
 #    observation (challenger, users' policies) may decide differently; random and greedy records, and every
 #    round without such a seat, are unchanged.
-ENGINE_VERSION = 3
+# 4: fidelity (issue 28): with deflect_skip and two players, a Reverse that acts as a Skip is no longer
+#    deflected by a Skip of its colour (RULES.md 4.6: only exactly the same card deflects a Skip), in the
+#    big loop and the fast turns alike; under lazy scoring the next dealer among tied highest hands is
+#    drawn at random from the round's own stream (lazy_tie_break=random, RULES.md 4.11's default; the old
+#    rule is lazy_tie_break=first_clockwise).  What changes: rounds with deflect_skip where two players
+#    are at the table (2-player rounds with deflect_skip or everything; everything's play_to_last endgames
+#    with 4 or 6 players), and lazy matches where a tie moved the deal and the starting card is a Reverse
+#    (the only card for which the dealer matters when the winner leads); self_loser match records gain the
+#    columns loser and loser_policy, the other columns unchanged.  Records of every other configuration of
+#    scripts/record_hashes.py are identical.
+ENGINE_VERSION = 4
 
 from .errors import (  # noqa: E402  (light: no numba, no numpy)
     DeckError,

@@ -244,6 +244,10 @@ def format_match_summary(s: dict) -> str:
             lines.append(f"{i:>4}  {fmt_pm(s['seat_match_win_rate'][i], 1.96 * (s['seat_match_win_rate_se'][i] or 0), pct=True):<18} "
                          f"{fmt_pm(s['seat_round_win_rate'][i], 1.96 * (s['seat_round_win_rate_se'][i] or 0), pct=True):<18} "
                          f"{_f(s['mean_final_score_by_seat'][i], '.1f')}")
+    if "seat_avoided_loss_rate" in s:  # self_loser: every seat but the loser wins (docs/scoring.md)
+        lines += ["", "seat  avoided losing (95% CI)"]
+        for i, (r, se) in enumerate(zip(s["seat_avoided_loss_rate"], s["seat_avoided_loss_rate_se"], strict=True)):
+            lines.append(f"{i:>4}  {fmt_pm(r, 1.96 * se, pct=True)}")
     if "policy_match_win_rate" in s:
         lines += ["", "policy                     match win rate per seat   round win rate per seat"]
         for name in s["policy_match_win_rate"]:

@@ -214,6 +214,7 @@ RI_FLIP_WD2_INNOCENT_DRAW = 79
 RI_FLIP_WDC_INNOCENT_EXTRA = 80
 RI_HP_INVIS_BLOCKS = 81
 RI_BTS_DANCING_TARGET_SKIPS = 82
+RI_LAZY_TIE_BREAK = 83           # 0 random, 1 first_clockwise (match mode, lazy scoring)
 NRI = 96
 
 # ---- float rule options (index into the packed float64 array ``rf``) -------------------------------

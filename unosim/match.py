@@ -10,7 +10,9 @@ Scoring modes (``scoring=``):
     the team target is an Interpretation).
 ``self_loser``
     Everyone adds the points left in their own hand; the first to the limit (default 200) loses
-    (4.20).  The reported winner is the seat with the lowest total (ties: lowest seat).
+    (4.20) and every other seat wins.  The records' ``loser`` is that seat and the summary's
+    ``seat_avoided_loss_rate`` the share of matches each seat finished without losing; ``winner``
+    keeps its old meaning, the seat with the lowest total (ties: lowest seat).  See docs/scoring.md.
 ``lowest_wins``
     Own-hand scoring; when someone reaches the target, the lowest total wins (4.20).
 ``elimination``
@@ -268,6 +270,8 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
         "mean_final_score_by_seat": [num(x) for x in scores.mean(axis=0)] if m else [None] * n,
         "capped_matches": int((records["end_reason"].astype(object) == "round_cap").sum()),
     }
+    if "loser" in records:
+        summary.update(avoided_loss(records, n, pols))
     return with_teams(summary, records, meta)
 
 
@@ -359,6 +363,8 @@ def run_matches(run: MatchRun) -> SimulationResult:
         "turns": sel["turns"],
         "end_reason": pd.Categorical.from_codes(sel["end"].astype(np.int8), categories=list(MATCH_END_NAMES)),
     })
+    if spec.scoring == "self_loser":
+        add_loser_columns(rec, sel)
     for s in range(n):
         rec[f"score_{s}"] = sel["scores"][:, s]
     for s in range(n):
@@ -379,6 +385,41 @@ def run_matches(run: MatchRun) -> SimulationResult:
     if run.round_records and len(rec):
         extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot)
     return SimulationResult(rec, summary, meta, interrupted, extra)
+
+
+def add_loser_columns(rec: pd.DataFrame, sel: dict[str, np.ndarray]) -> None:
+    """self_loser (RULES.md 4.20): the first to the limit loses and every other seat wins.  ``loser``: the
+    seat with the highest final total of a finished match (the one that reached the limit; when several
+    cross it in the same round, the highest total, ties to the lowest seat); -1 for a match stopped at
+    max_rounds.  ``loser_policy``: the policy in that seat (-1 likewise)."""
+    done = sel["end"] == MATCH_END_NAMES.index("done")
+    loser = np.where(done, np.argmax(sel["scores"], axis=1), -1).astype(np.int64)
+    lpol = np.where(loser >= 0, np.take_along_axis(sel["seatmap"].astype(np.int64),
+                                                   np.maximum(loser, 0)[:, None], axis=1)[:, 0], -1)
+    rec["loser"] = loser.astype(np.int16)
+    rec["loser_policy"] = lpol.astype(np.int16)
+
+
+def avoided_loss(records: pd.DataFrame, n: int, pols: list[str]) -> dict[str, Any]:
+    """self_loser's own result: the share of all matches each seat (and each policy, per seat it holds)
+    finished without losing; a match stopped at max_rounds counts for nobody, as it does for wins."""
+    m = len(records)
+    loser = records["loser"].to_numpy().astype(np.int64)
+    finished = int((loser >= 0).sum())
+    seat_l = np.bincount(loser[loser >= 0], minlength=n)[:n]
+    p, se, _, _ = proportion_ci(finished - seat_l, np.full(n, m))
+    lpol = records["loser_policy"].to_numpy().astype(np.int64)
+    pol_l = np.bincount(lpol[lpol >= 0], minlength=n)[:n]
+    by_pol, by_pol_se = {}, {}
+    for nm in dict.fromkeys(pols):
+        idx = [i for i, q in enumerate(pols) if q == nm]
+        k = len(idx)
+        r, rse, _, _ = proportion_ci(int(pol_l[idx].sum()), m)  # as policy_match_win_rate: per seat held
+        by_pol[nm], by_pol_se[nm] = finished / m - float(r) / k, float(rse) / k
+    return {"seat_match_loss_rate": [float(x) for x in seat_l / max(m, 1)],
+            "seat_avoided_loss_rate": [float(x) for x in np.atleast_1d(p)],
+            "seat_avoided_loss_rate_se": [float(x) for x in np.atleast_1d(se)],
+            "policy_avoided_loss_rate": by_pol, "policy_avoided_loss_rate_se": by_pol_se}
 
 
 def match_summary(records: pd.DataFrame, meta: dict[str, Any], elapsed: float, compile_s: float

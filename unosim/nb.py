@@ -758,15 +758,17 @@ def _fast_seat(pid):
 
 
 @njit(cache=True, _nrt=False)
-def _answer_mask(pend_kind, resp):
+def _answer_mask(pend_kind, top_rank, resp):
     """The card-mask bits (card_masks_nb) of every card that may answer a pending attack of kind
-    ``pend_kind`` (a coloured draw card, or SKIP) under the response-window switches ``resp``
-    (_response_priority's flags): a stack or deflection of the same rank, a Wild Draw Four stacked on it,
-    a bounce with a Reverse, Harry Potter's Invisibility Wild (any black card: a superset, which is all
-    it needs to be).  A victim whose hand meets none of them is not asked (_response_choice)."""
+    ``pend_kind`` (a coloured draw card, or SKIP) laid as a card of rank ``top_rank`` under the
+    response-window switches ``resp`` (_response_priority's flags): a stack or deflection of the same rank
+    (a Skip deflects only a Skip, not a Reverse that skips with two players: RULES.md 4.6), a Wild Draw
+    Four stacked on it, a bounce with a Reverse, Harry Potter's Invisibility Wild (any black card: a
+    superset, which is all it needs to be).  A victim whose hand meets none of them is not asked
+    (_response_choice)."""
     m = 0
     if pend_kind == SKIP:
-        if resp & 16:
+        if resp & 16 and top_rank == SKIP:
             m |= 1 << (CM_RANK0 + SKIP)
         if (resp & 384) == 384:
             m |= 1 << (CM_RANK0 + REVERSE)
@@ -795,7 +797,7 @@ def _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask):
     held = 0
     for i in range(hlen[v]):
         held |= cmask[side, hand[v, i]]
-    return (held & _answer_mask(pend, resp)) != 0
+    return (held & _answer_mask(pend, rk, resp)) != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -843,7 +845,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     voluntary = (fflags & FAST_VOLUNTARY) != 0
     # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
     # a Skip needs no look at its victim's hand
-    skip_answerable = fflags >= FAST_RESP_MIN and _answer_mask(SKIP, (fflags >> FAST_RESP_SHIFT) & 2047) != 0
+    resp = (fflags >> FAST_RESP_SHIFT) & 2047
+    skip_answerable = fflags >= FAST_RESP_MIN and _answer_mask(SKIP, SKIP, resp) != 0
     attacked = False
     no = False  # color_turn and no_wd4_out: never in the fast turns
     while True:
@@ -2332,7 +2335,10 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
                 return 3
         return 0
     if rk == SKIP:
-        if pend_kind == SKIP and flags & 16 and col == top_col:
+        # deflect_skip (RULES.md 4.6): only exactly the same card saves the target of a Skip, so a Skip of
+        # the top card's colour deflects a Skip (top rank, flags >> 16), never a Reverse that acts as a
+        # Skip with two players (1.17): that card is a Reverse, and no Skip is the same card as it
+        if pend_kind == SKIP and flags & 16 and col == top_col and (flags >> 16) == SKIP:
             return 2
         return 0
     if rk == INVIS_WILD:
@@ -2567,6 +2573,34 @@ MEND_DONE = 0
 MEND_ROUND_CAP = 1
 
 
+@njit(cache=True, _nrt=False)
+def _lazy_dealer_nb(w, n, pts, seated, tie_random, rng):
+    """Lazy scoring (RULES.md 4.11): the seat that deals after a round won by w, the highest points left
+    in hand.  Ties: with ``tie_random`` (lazy_tie_break=random, the specification's default) one of the
+    tied seats drawn uniformly from the round's own stream ``rng`` (the next round reseeds it, so the draw
+    changes nothing else and depends on no thread count); otherwise the first tied seat clockwise from w."""
+    lo = -1
+    ties = 0
+    s = w
+    for _ in range(n - 1):
+        s = _nxt(s, 1, n, seated)
+        if lo < 0 or pts[s] > pts[lo]:
+            lo = s
+            ties = 1
+        elif pts[s] == pts[lo]:
+            ties += 1
+    if ties > 1 and tie_random:
+        k = randint_nb(rng, ties)
+        s = w
+        for _ in range(n - 1):
+            s = _nxt(s, 1, n, seated)
+            if pts[s] == pts[lo]:
+                if k == 0:
+                    return s
+                k -= 1
+    return lo
+
+
 @entry(_sig(i8, i8, types.uint64, i8, I2, I2, I2, I1, F1, I1, F2, I1, i8, types.int16[::1], types.int32[::1],
            types.int8[::1], I2, types.int32[:, ::1], types.int16[:, ::1], I1, I1, I2, I1, I1, SLOT),
       cache=True, nogil=True)
@@ -2593,6 +2627,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
     fixed_rounds = mi[MI_ROUNDS]
     per_partner = mi[MI_PER_PARTNER]
+    lazy_random = ri[RI_LAZY_TIE_BREAK] == 0
     write_rounds = r_out.shape[0] > 0
     gcol = fcol.copy()
     grank = frank.copy()
@@ -2684,15 +2719,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
                     done = True
             elif mode == SC_LAZY:
                 if w >= 0:
-                    # the highest remaining hand deals next (ties: the first such seat clockwise
-                    # from the winner), the winner leads
-                    lo = -1
-                    s = w
-                    for _ in range(n - 1):
-                        s = _nxt(s, 1, n, active[3 * n:])
-                        if lo < 0 or pts[s] > pts[lo]:
-                            lo = s
-                    dealer = lo
+                    dealer = _lazy_dealer_nb(w, n, pts, active[3 * n:], lazy_random, rng)
                     first = w
                 if rounds >= fixed_rounds:
                     best = 0

@@ -5,7 +5,8 @@ plus the deck-specific options of sections 2 and 3 that own a slot in :mod:`unos
 :class:`RuleSet` is validated when it is built and packed by :meth:`RuleSet.pack` into the two arrays
 the compiled engine reads (``ri``: int64[NRI], ``rf``: float64[NRF]); one compiled kernel serves every
 variant.  Match-level options (target score, score modes, lazy scoring, partners) and the deck
-(``--deck``: classic, flip, two decks for Speed Uno, ...) are not part of a rule set.
+(``--deck``: classic, flip, two decks for Speed Uno, ...) are not part of a rule set; lazy scoring's
+tie-break for the next dealer (``lazy_tie_break``, RULES.md 4.11) is, so the rules string records it.
 
 Rules strings
 -------------
@@ -291,7 +292,8 @@ class RuleSet:
                                "Who names the colour after a stack: the last player who laid a Wild Draw Four.",
                                group="stacking", choices=("last_wd4",))
     deflect_skip: bool = _opt(False, "RI_DEFLECT_SKIP", "4.6",
-                              "The target of a Skip escapes by laying an identical Skip (implied by jump_in).")
+                              "The target of a Skip escapes by laying an identical Skip (implied by jump_in). "
+                              "A Reverse that acts as a Skip with two players is not a Skip: nothing deflects it.")
     deflect_draw_two: bool = _opt(False, "RI_DEFLECT_DRAW_TWO", "4.7",
                                   "The target of a Draw Two passes it on with any Draw Two; the last one draws "
                                   "just 2 (non-cumulative).")
@@ -341,6 +343,11 @@ class RuleSet:
     zero50_condition: str = _opt("sole_card", "RI_ZERO50_CONDITION", "4.16",
                                  "When a 0 scores 50: it is the only card left, the hand is all zeros, or any 0.",
                                  group="zero_worth_50", choices=("sole_card", "hand_all_zeros", "any_zero"))
+    lazy_tie_break: str = _opt("random", "RI_LAZY_TIE_BREAK", "4.11",
+                               "Lazy scoring (match mode, --scoring lazy): who deals the next round when several "
+                               "hands hold the same highest points: one of them drawn at random (the "
+                               "specification's default), or the first of them clockwise from the round's winner.",
+                               choices=("random", "first_clockwise"))
     draw_until_playable: bool = _opt(False, "RI_DRAW_UNTIL_PLAYABLE", "4.17",
                                      "Draw until a playable card comes up (also after a voluntary draw); "
                                      "overrides drawn_card_play.")
@@ -800,7 +807,7 @@ ENGINE_SUPPORTED: set[str] = {
     "double_play_jump_in", "deflect_skip", "deflect_draw_two", "deflect_wd4", "reverse_bounce",
     "swap_on_five", "uno_to_center", "wild_color_rotation", "play_to_last", "uno_seven_rounds",
     "zero_worth_50", "reverse_single_turn", "skip_extra_turn", "penalty_illegal_play", "penalty_hint",
-    "penalty_general_mistake", "speed_round_n_round",
+    "penalty_general_mistake", "speed_round_n_round", "lazy_tie_break",
     # UNO Flip options (RULES.md §2)
     "flip_revealed_black_color", "flip_start_flip", "flip_last_card_executes", "flip_wd2_guilty_draw",
     "flip_wd2_innocent_draw", "flip_wdc_innocent_extra",

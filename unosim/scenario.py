@@ -8,7 +8,7 @@
 
 Card names: a colour letter ``r y g b`` (or ``red`` ...) followed by ``0``-``9``, ``skip``/``s``,
 ``reverse``/``rev``, ``+2``/``draw2``; and ``wild``/``w``, ``wd4``/``+4``.  Names are case- and
-space-insensitive (``"R +2"`` works).
+space-insensitive (``"R +2"`` works).  UNO BTS's Dancing Wild is ``dancingwild``/``dw``.
 
 The deck is rigged top down: the hands (seat 0 first; hands may differ in size), then the
 starting card, then ``pile`` (the next cards drawn, in order), then every remaining card of the
@@ -52,7 +52,7 @@ _RANKS = {"skip": E.SKIP, "s": E.SKIP, "reverse": E.REVERSE, "rev": E.REVERSE, "
           "skipall": E.SKIP_ALL, "skipeveryone": E.SKIP_ALL}
 _BLACK = {"wild": E.WILD, "w": E.WILD, "wd4": E.WD4, "+4": E.WD4, "wilddraw4": E.WD4, "wilddrawfour": E.WD4,
           "wd2": E.WILD_DRAW2, "wilddraw2": E.WILD_DRAW2, "wdc": E.WILD_DRAW_COLOR,
-          "wilddrawcolor": E.WILD_DRAW_COLOR}
+          "wilddrawcolor": E.WILD_DRAW_COLOR, "dancingwild": E.DANCING_WILD, "dw": E.DANCING_WILD}
 _DARK = {"pink": E.RED, "teal": E.YELLOW, "orange": E.GREEN, "purple": E.BLUE}
 _WORDS = {"draw": -1, "take": -1, "none": -1, "no": 0, "keep": 0, "accept": 0, "play": 1,
           "challenge": 1, "yes": 1}
@@ -73,7 +73,8 @@ def parse_kind(name: str) -> tuple[int, int]:
             if rest in _RANKS:
                 return colors[cname], _RANKS[rest]
     raise ScenarioError(f"unknown card {name!r}; accepted: e.g. r5, g+2, bskip, yrev, wild, wd4, "
-                     "r+1, bflip, wd2 (Flip light), pink5, teal+5, orangeskipall, wdc (Flip dark)")
+                     "r+1, bflip, wd2 (Flip light), pink5, teal+5, orangeskipall, wdc (Flip dark), "
+                     "dw (BTS Dancing Wild)")
 
 
 def kind_code(name: str) -> int:
