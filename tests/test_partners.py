@@ -1,4 +1,4 @@
-"""Partners mode reported by team (``--partners``, RULES.md 1.18), ``rotating_partners`` marked as
+"""Partners mode reported by team (``--partners``, docs/rules.md 1.18), ``rotating_partners`` marked as
 individual scores (4.21), and the match-mode report.
 
 Team ``t`` is seats ``t`` and ``t + n/2``.  Convention under test: every match is in the

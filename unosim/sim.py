@@ -131,7 +131,7 @@ def pack_rules(rules: RuleSet, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
     return ri, rf
 
 
-# House rules that act only through certain cards (RULES.md 2.12: house rules play on every deck with
+# House rules that act only through certain cards (docs/rules.md 2.12: house rules play on every deck with
 # that deck's cards); a rule whose cards the deck lacks is refused rather than silently doing nothing.
 _RULE_CARDS = {
     "seven_zero": ((7, 0), "7s or 0s"),
