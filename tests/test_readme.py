@@ -135,7 +135,9 @@ def test_readme_shows_the_example_policies_whole():
             assert quoted == [ln.rstrip() for ln in path.read_text().splitlines() if ln.strip()]
 
 
-def console_cases() -> list[tuple[str, int, str, list[str]]]:
+def console_cases() -> list:
+    """One case per ``$ unosim ...`` line; the commands of one block run in order in one folder (a later
+    command may read what an earlier one wrote), on one xdist worker."""
     cases = []
     for doc in DOCS:
         for start, body in blocks("console", doc):
@@ -143,7 +145,9 @@ def console_cases() -> list[tuple[str, int, str, list[str]]]:
             for k, line in enumerate(body.splitlines() + ["$ "]):
                 if line.startswith("$ "):
                     if cmd is not None:
-                        cases.append((name(doc), start + k, cmd, shown))
+                        group = f"{name(doc)}:{start}"
+                        cases.append(pytest.param(name(doc), start + k, cmd, shown, group,
+                                                  marks=pytest.mark.xdist_group(group)))
                     cmd, shown = line[2:].strip() or None, []
                 elif cmd is not None and line.strip():
                     shown.append(line.rstrip())
@@ -154,11 +158,16 @@ def case_id(x) -> str:
     return str(x) if isinstance(x, (int, str)) and (isinstance(x, int) or x.endswith(".md")) else ""
 
 
-@pytest.mark.parametrize("doc,line,cmd,shown", console_cases(), ids=case_id)
-def test_console_example(doc, line, cmd, shown, tmp_path, monkeypatch):
+_FOLDERS: dict[str, Path] = {}
+
+
+@pytest.mark.parametrize("doc,line,cmd,shown,group", console_cases(), ids=case_id)
+def test_console_example(doc, line, cmd, shown, group, tmp_path_factory, monkeypatch):
     argv = unosim_argv(cmd)
     assert argv is not None, f"{doc} line {line}: console examples run unosim, got {cmd!r}"
-    monkeypatch.chdir(tmp_path)
+    if group not in _FOLDERS:
+        _FOLDERS[group] = tmp_path_factory.mktemp("console")
+    monkeypatch.chdir(_FOLDERS[group])
     code, out = run_cli(argv)
     expect_error = any(s.startswith("error: ") for s in shown)
     assert code == (2 if expect_error else 0), out

@@ -72,6 +72,8 @@ def test_match_records_get_policy_names():
     names = ["greedy", "random", "random"]
     assert [None if pd.isna(x) else x for x in t["winner_policy_name"]] == \
         [names[i] if i >= 0 else None for i in t["winner_policy"]]
+    for s in range(3):
+        assert list(t[f"policy_at_seat_{s}_name"]) == [names[i] for i in t[f"policy_at_seat_{s}"]]
     f = m.summary_frame()
     assert list(f["seat_match_win_rate"]) == m.summary["seat_match_win_rate"]
 

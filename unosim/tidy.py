@@ -2,7 +2,8 @@
 
 * :func:`tidy` turns a run's records into one long frame with the run's settings as columns
   (``arm``, ``rules``, ``deck``, ``players``, ``policies``, ``seating``, ``mode``, ``seed``) and the
-  winner's policy by name (``winner_policy_name``) beside its index, so that runs ``concat`` and
+  winner's policy by name (``winner_policy_name``) beside its index (match records: also
+  ``policy_at_seat_<s>_name``), so that runs ``concat`` and
   ``groupby`` without ``assign``.  The columns are added to a copy: the stored records (and the
   record check of ``scripts/record_hashes.py``) are unchanged.
 * :func:`summary_frame` turns a summary dict into a frame with one row per seat (round or match win
@@ -55,17 +56,20 @@ def tidy(records: pd.DataFrame, meta: dict[str, Any], arm: str | None = None,
     for k in ("arm", "rules", "deck", "policies", "seating", "mode"):
         out[k] = out[k].astype("category")
     out = pd.concat([out, records], axis=1)
-    if "winner_policy" in records:
-        names = [str(p) for p in meta.get("policies", [])]
-        idx = records["winner_policy"].to_numpy()
-        col = pd.Categorical.from_codes(idx.clip(-1, len(names) - 1).astype(int), categories=list(dict.fromkeys(names))
-                                        ) if len(set(names)) == len(names) else None
-        if col is None:  # a policy in several seats: map each index to its name
-            lookup = dict(enumerate(names))
-            col = pd.Categorical([lookup.get(int(i)) for i in idx], categories=list(dict.fromkeys(names)))
-        at = out.columns.get_loc("winner_policy") + 1
-        out.insert(at, "winner_policy_name", col)
+    names = [str(p) for p in meta.get("policies", [])]
+    # the winner's policy, and in match records the policy at each seat: by name beside the index
+    for col in [c for c in records.columns if c == "winner_policy" or c.startswith("policy_at_seat_")]:
+        new = "winner_policy_name" if col == "winner_policy" else f"{col}_name"
+        out.insert(out.columns.get_loc(col) + 1, new, _names(records[col].to_numpy(), names))
     return out.reset_index(drop=True)
+
+
+def _names(index, names: list[str]) -> pd.Categorical:
+    """Positions in the line-up -> policy names (missing for -1: no winner)."""
+    codes = {nm: k for k, nm in enumerate(dict.fromkeys(names))}
+    table = [codes[nm] for nm in names]
+    return pd.Categorical.from_codes([table[i] if 0 <= i < len(table) else -1 for i in index.tolist()],
+                                     categories=list(codes))
 
 
 def summary_frame(summary: dict[str, Any], meta: dict[str, Any] | None = None, arm: str | None = None
