@@ -1,4 +1,4 @@
-"""Rigged-deck scenarios for official classic UNO (RULES.md section 1), one rule at a time.
+"""Rigged-deck scenarios for official classic UNO (docs/rules.md section 1), one rule at a time.
 
 Every scenario deals tiny hands with :func:`unosim.scenario.play` and asserts the exact outcome:
 the event log, who acted, who drew what, the turn count, the final colour and the points.
@@ -106,7 +106,7 @@ def test_rest_of_deck_helper() -> None:
     assert len(rest) == 105 and rest[:3] == ["r0", "r1", "r1"] and rest.count("wd4") == 3
 
 
-# ---- starting card (RULES.md 1.5) -------------------------------------------------------------------
+# ---- starting card (docs/rules.md 1.5) -------------------------------------------------------------------
 
 
 def test_start_number_seat0_first_clockwise() -> None:
@@ -222,7 +222,7 @@ def test_start_wd4_twice_in_a_row() -> None:
     assert_scored(g)
 
 
-# ---- matching (RULES.md 1.7) --------------------------------------------------------------------------
+# ---- matching (docs/rules.md 1.7) --------------------------------------------------------------------------
 
 # (start card, the acting seat's only card, extra script, legal?) with 2 players: seat 0 acts on a
 # number or wild start, seat 1 after a Skip / Reverse / Draw Two start.
@@ -282,7 +282,7 @@ def test_symbol_chain_and_two_player_skip_gives_another_turn() -> None:
     assert_scored(g)
 
 
-# ---- Wild Draw Four legality (RULES.md 1.10) ----------------------------------------------------------
+# ---- Wild Draw Four legality (docs/rules.md 1.10) ----------------------------------------------------------
 
 CHALLENGE_BUG = ("engine bug: the first Wild Draw Four of a round is never offered to the victim for a "
                  "challenge (nb.py: no_response starts True and is only cleared inside a response window)")
@@ -383,7 +383,7 @@ def test_script_error_leaves_the_state_untouched() -> None:
     assert g.res["cards_drawn"] == 0 and [e["event"] for e in g.events] == ["deal"]
 
 
-# ---- drawing (RULES.md 1.9) ---------------------------------------------------------------------------
+# ---- drawing (docs/rules.md 1.9) ---------------------------------------------------------------------------
 
 POL_SCRIPTS = [("scripted", True), ("greedy", False), ("random", False)]
 
@@ -447,7 +447,7 @@ def test_drawn_wild_is_played_with_a_colour() -> None:
     assert_scored(g)
 
 
-# ---- reshuffle and an empty deck (RULES.md 1.13) ----------------------------------------------------
+# ---- reshuffle and an empty deck (docs/rules.md 1.13) ----------------------------------------------------
 
 
 def test_reshuffle_discard_minus_top_becomes_pile() -> None:
@@ -493,7 +493,7 @@ def test_penalty_with_too_few_cards_left_draws_what_there_is() -> None:
     assert_scored(g)
 
 
-# ---- Skip and Reverse (RULES.md 1.8, 1.17) -------------------------------------------------------------
+# ---- Skip and Reverse (docs/rules.md 1.8, 1.17) -------------------------------------------------------------
 
 
 def test_skip_three_players() -> None:
@@ -559,7 +559,7 @@ def test_reverse_two_players_acts_as_skip() -> None:
     assert_scored(g)
 
 
-# ---- Draw Two and Wild Draw Four mid-round (RULES.md 1.8) ---------------------------------------------
+# ---- Draw Two and Wild Draw Four mid-round (docs/rules.md 1.8) ---------------------------------------------
 
 
 def test_draw_two_three_players() -> None:
@@ -596,7 +596,7 @@ def test_wd4_mid_round_three_players(victim: str) -> None:
     assert_scored(g)
 
 
-# ---- last card with an effect (RULES.md 1.14) ----------------------------------------------------------
+# ---- last card with an effect (docs/rules.md 1.14) ----------------------------------------------------------
 
 
 def test_final_draw_two_next_player_draws_and_it_counts() -> None:
@@ -641,7 +641,7 @@ def test_final_skip_has_no_effect() -> None:
     assert_scored(g)
 
 
-# ---- scoring (RULES.md 1.15) ---------------------------------------------------------------------------
+# ---- scoring (docs/rules.md 1.15) ---------------------------------------------------------------------------
 
 
 def test_scoring_values() -> None:

@@ -1,4 +1,4 @@
-"""Deck specs: the classic composition (RULES.md 1.2), parameters, aliases, TOML decks, errors."""
+"""Deck specs: the classic composition (docs/rules.md 1.2), parameters, aliases, TOML decks, errors."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def kinds(deck: Deck) -> Counter:
 
 
 def classic_counts() -> Counter:
-    """RULES.md 1.2 written out independently of the deck builder."""
+    """docs/rules.md 1.2 written out independently of the deck builder."""
     c: Counter = Counter()
     for col in range(4):
         c[(col, 0)] = 1
@@ -81,7 +81,7 @@ def test_legacy_names_still_work() -> None:
 def test_aliases_play_as_classic(alias: str) -> None:
     d = get_deck(alias)
     assert d.name == "classic" and kinds(d) == classic_counts()
-    assert "RULES.md" in ALIASES[alias][0]
+    assert "docs/rules.md" in ALIASES[alias][0]
     assert alias in DECKS and DECKS[alias]().name == "classic"
 
 

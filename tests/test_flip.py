@@ -1,4 +1,4 @@
-"""UNO Flip (RULES.md section 2) with its recommended defaults: rigged scenarios and invariants.
+"""UNO Flip (docs/rules.md section 2) with its recommended defaults: rigged scenarios and invariants.
 
 Most scenarios use ``flip(pairing=table)``, where the light face at canonical index ``i`` backs the dark
 face at index ``i`` (light red 5 / dark pink 5, Draw One / Draw Five, Skip / Skip Everyone, Flip / Flip,
@@ -173,7 +173,7 @@ def side_kinds(fcol: np.ndarray, frank: np.ndarray, side: int) -> Counter:
     return Counter(zip(fcol[side].tolist(), frank[side].tolist(), strict=True))
 
 
-# ---- the deck (RULES.md 2.2, 2.3, 2.11) ---------------------------------------------------------------
+# ---- the deck (docs/rules.md 2.2, 2.3, 2.11) ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("spec", ["flip", TABLE, "flip(pairing=fixed,pairing_seed=3)"])
@@ -238,7 +238,7 @@ def test_draw_one_as_last_card_hits_and_counts() -> None:
     assert_scored(g)
 
 
-# ---- Flip in the middle of a round (RULES.md 2.8) --------------------------------------------------------
+# ---- Flip in the middle of a round (docs/rules.md 2.8) --------------------------------------------------------
 
 
 def test_flip_turns_discard_draw_pile_and_hands() -> None:
@@ -666,7 +666,7 @@ def test_wild_draw_colour_stops_when_nothing_is_left_to_draw() -> None:
     assert_scored(g)
 
 
-# ---- starting cards (RULES.md 2.6, 2.7, 2.12) ----------------------------------------------------------------
+# ---- starting cards (docs/rules.md 2.6, 2.7, 2.12) ----------------------------------------------------------------
 
 
 def test_start_draw_one_seat0_draws_one_and_is_skipped() -> None:
@@ -765,7 +765,7 @@ def test_start_skip_and_reverse_light() -> None:
     assert log(g)[:2] == [deal(2, light("rrev"), RED, -1), played(2, light("r7"), RED)]
 
 
-# ---- Flip as the last card; scoring by the final side (RULES.md 2.10, 2.11) ------------------------------------
+# ---- Flip as the last card; scoring by the final side (docs/rules.md 2.10, 2.11) ------------------------------------
 
 
 def test_flip_last_card_executes_scores_dark() -> None:
@@ -804,7 +804,7 @@ def test_wild_draw_colour_last_card_still_hits_and_counts() -> None:
     assert_scored(g)
 
 
-# ---- two players (RULES.md 2.12) -----------------------------------------------------------------------------
+# ---- two players (docs/rules.md 2.12) -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("start", "card", "script"), [
@@ -820,7 +820,7 @@ def test_two_players_reverse_and_skip_everyone_act_as_skip(start: str, card: str
     assert_scored(g)
 
 
-# ---- house rules on both sides (RULES.md 2.12) ---------------------------------------------------------------
+# ---- house rules on both sides (docs/rules.md 2.12) ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("start", "seven", "colour"), [("r2", "r7", RED), ("rflip", "pink7", PINK)])

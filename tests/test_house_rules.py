@@ -1,4 +1,4 @@
-"""Scenario tests of the house rules (RULES.md section 4) on rigged decks with scripted decisions.
+"""Scenario tests of the house rules (docs/rules.md section 4) on rigged decks with scripted decisions.
 
 Every scenario rigs the hands, the starting card and the next cards of the draw pile, scripts every
 decision the engine asks for (see :mod:`unosim.scenario`) and asserts the exact outcome: the event
@@ -1218,7 +1218,7 @@ def test_fuzz_random_rule_combinations() -> None:
 
 
 # ================================================================================================
-# Speed Uno Round-n-Round (RULES.md 4.18): a 0 passes every hand on; a one-card hand must call UNO
+# Speed Uno Round-n-Round (docs/rules.md 4.18): a 0 passes every hand on; a one-card hand must call UNO
 # ================================================================================================
 def test_round_n_round_one_card_hand_must_call_uno() -> None:
     # seat 0 plays r0 (two cards left, no UNO due); hands pass clockwise, so seat 2 is handed seat 1's
@@ -1241,7 +1241,7 @@ def test_round_n_round_without_forgetting_has_no_penalty() -> None:
 
 
 # ================================================================================================
-# Speed Uno (RULES.md 4.18).  Out-of-turn plays resolve in a fixed, documented order: after a play,
+# Speed Uno (docs/rules.md 4.18).  Out-of-turn plays resolve in a fixed, documented order: after a play,
 # the players who may exact-match are asked in seat order starting from the scheduled player (who is
 # asked last, and only when an attack targets them); with probability p_beats_scheduled one of the
 # takers (uniformly) plays before the scheduled player; play then continues from whoever played last.

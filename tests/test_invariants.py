@@ -366,7 +366,7 @@ def _scan_options(p, cur, side, top, by_symbol, any_action, restriction, bluff_o
 
 
 def _reference_options(hand, cur, side, top, by_symbol, any_action, restriction, bluff_ok, fcol, frank):
-    """RULES.md 1.7 and the options written out card by card: the legal cards in hand order, a Wild Draw Four
+    """docs/rules.md 1.7 and the options written out card by card: the legal cards in hand order, a Wild Draw Four
     that breaks the restriction behind them as a bluff (where bluffing is allowed)."""
     top_rank = frank[side, top]
     wdraw = {E.WD4, E.WILD_DRAW2, E.WILD_DRAW_COLOR}

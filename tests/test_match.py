@@ -1,5 +1,5 @@
 """Full games ("matches", ``simulate(mode="match")``): scoring modes, partners, seating, round
-records, determinism, statistics and bad input (RULES.md 1.15-1.18, 4.11, 4.20, 4.21).
+records, determinism, statistics and bad input (docs/rules.md 1.15-1.18, 4.11, 4.20, 4.21).
 
 Several checks need each seat's running score after every round.  Round k of match m is seeded
 from (seed, m, k) alone, so a run with ``max_rounds=k`` replays exactly the first k rounds of

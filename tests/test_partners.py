@@ -1,4 +1,4 @@
-"""Partners mode reported by team (``--partners``, RULES.md 1.18), ``rotating_partners`` marked as
+"""Partners mode reported by team (``--partners``, docs/rules.md 1.18), ``rotating_partners`` marked as
 individual scores (4.21), and the match-mode report.
 
 Team ``t`` is seats ``t`` and ``t + n/2``.  Convention under test: every match is in the
@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from unosim import simulate
 from unosim.cli import main
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+CLI_DOC = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 PNG = b"\x89PNG\r\n\x1a\n"
 TEAM_KEYS = ("partners", "individual_scores", "teams", "team_seats", "team_policies", "team_match_win_rate",
              "team_match_win_rate_se", "team_match_win_rate_ci", "team_round_win_rate", "team_round_win_rate_se",
@@ -160,8 +160,8 @@ def test_partner_going_out_scores_for_the_team():
 
 
 def _readme_match_keys() -> set[str]:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### Full games to 500"):text.index("## Python API")]
+    text = CLI_DOC.read_text(encoding="utf-8")
+    section = text[text.index("## Full games to 500"):]
     return set(re.findall(r"`([a-z_]+(?:<t>)?)`", section))
 
 

@@ -47,6 +47,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import DEFAULT_GAMES
 from .errors import BackendError
 from .sim import SimulationResult
 from .store import Cell, ChunkTask, TasksRun, run_tasks_locally
@@ -386,7 +387,7 @@ def on_cluster(backend: str | None = "local", scheduler: str | None = None, work
     return client is not None or backend not in (None, "local") or scheduler is not None or workers is not None
 
 
-def simulate(games: int = 10_000, backend: str | None = "local", scheduler: str | None = None,
+def simulate(games: int = DEFAULT_GAMES, backend: str | None = "local", scheduler: str | None = None,
              workers: int | None = None, client=None, threads: int | None = None, batch_size: int | None = None,
              progress: bool = False, **cell_kwargs: Any) -> SimulationResult:
     """:func:`unosim.simulate` on a backend: the same records for the same seed, whatever the backend.

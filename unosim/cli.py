@@ -306,6 +306,7 @@ def rules_cmd(name: str | None) -> None:
 
     try:
         click.echo(format_option(name) if name else format_options_table())
+        click.echo("\nEvery rule with its default and the source lines it comes from: docs/rules.md")
     except RuleError as e:
         raise _fail(e) from None
 

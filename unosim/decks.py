@@ -6,15 +6,15 @@ physical card ``c``.  Single-sided decks repeat side 0 in side 1 so kernels neve
 Deck specs accepted by :func:`get_deck` (and ``--deck``)
 ---------------------------------------------------------
 ``classic``
-    The 108 cards of RULES.md 1.2.
+    The 108 cards of docs/rules.md 1.2.
 ``classic(copies=N, no_actions, no_wilds, no_wd4)``
-    ``copies`` (1..8) classic decks shuffled together (Speed Uno, RULES.md 4.18: ``copies=2``);
+    ``copies`` (1..8) classic decks shuffled together (Speed Uno, docs/rules.md 4.18: ``copies=2``);
     ``no_actions`` drops Skip, Reverse and Draw Two; ``no_wilds`` drops Wild and Wild Draw Four;
     ``no_wd4`` drops only Wild Draw Four.  Flags are bare words or ``flag=true|false``.
 ``numbers_only``
     ``classic(no_actions,no_wilds)``: the 76 coloured number cards (parameters may be added).
 ``zoo``, ``uno4``, ``sortirovka``, ``h2o``, ``junior``
-    Aliases of ``classic``: RULES.md §3 says these products play as classic (see :data:`ALIASES`).
+    Aliases of ``classic``: docs/rules.md §3 says these products play as classic (see :data:`ALIASES`).
 ``PATH.toml``
     A custom deck file (:func:`load_toml_deck`).
 
@@ -86,7 +86,7 @@ def card_name(deck: Deck, c: int, side: int = 0) -> str:
 
 
 def classic_points(rank: int) -> int:
-    """Standard scoring (RULES.md 1.15): numbers at face value, coloured actions 20, wild cards 50."""
+    """Standard scoring (docs/rules.md 1.15): numbers at face value, coloured actions 20, wild cards 50."""
     if rank <= 9:
         return rank
     if rank in (E.WILD, E.WD4):
@@ -114,7 +114,7 @@ def _from_kinds(name: str, kinds: list[tuple[int, int]], points: list[int] | Non
 
 
 def classic_kinds() -> list[tuple[int, int]]:
-    """The 108 cards of RULES.md 1.2, in a fixed canonical order."""
+    """The 108 cards of docs/rules.md 1.2, in a fixed canonical order."""
     kinds: list[tuple[int, int]] = []
     for col in range(E.NCOLORS):
         kinds.append((col, 0))
@@ -137,7 +137,7 @@ _MIN_WHY = "2 players x 7 cards + starting card + 2 to draw"
 _FLAGS = ("no_actions", "no_wilds", "no_wd4")
 _PARAMS = ("copies",) + _FLAGS
 _PARAM_HELP = {
-    "copies": "copies=N: N classic decks shuffled together, N in 1..8 (Speed Uno, RULES.md 4.18: 2)",
+    "copies": "copies=N: N classic decks shuffled together, N in 1..8 (Speed Uno, docs/rules.md 4.18: 2)",
     "no_actions": "no_actions: no Skip, Reverse or Draw Two",
     "no_wilds": "no_wilds: no Wild and no Wild Draw Four",
     "no_wd4": "no_wd4: no Wild Draw Four (Wilds stay)",
@@ -157,7 +157,7 @@ def _canonical(params: dict[str, Any]) -> str:
 
 def classic_deck(copies: int = 1, no_actions: bool = False, no_wilds: bool = False,
                  no_wd4: bool = False) -> Deck:
-    """The classic deck (RULES.md 1.2), optionally several copies and without some card kinds."""
+    """The classic deck (docs/rules.md 1.2), optionally several copies and without some card kinds."""
     params = {"copies": int(copies), "no_actions": bool(no_actions), "no_wilds": bool(no_wilds),
               "no_wd4": bool(no_wd4)}
     if not 1 <= params["copies"] <= MAX_COPIES:
@@ -179,18 +179,18 @@ def classic_deck(copies: int = 1, no_actions: bool = False, no_wilds: bool = Fal
 
 # name -> (parameter defaults applied before the user's, description)
 _PRESETS: dict[str, tuple[dict[str, Any], str]] = {
-    "classic": ({}, "the 108 cards of RULES.md 1.2"),
+    "classic": ({}, "the 108 cards of docs/rules.md 1.2"),
     "numbers_only": ({"no_actions": True, "no_wilds": True},
                      "classic(no_actions,no_wilds): the 76 coloured number cards, no action or wild cards"),
 }
 
-#: Themed products that RULES.md §3 says play as classic: alias -> (section, why).
+#: Themed products that docs/rules.md §3 says play as classic: alias -> (section, why).
 ALIASES: dict[str, tuple[str, str]] = {
-    "zoo": ("RULES.md §3 (Uno Zoo)", "the same classic Uno, only the pictures differ; 108 cards"),
-    "uno4": ("RULES.md §3.4 (\"Uno 4\")", "classic, 108 cards; its anomalies are rule options"),
-    "sortirovka": ("RULES.md §3 (Uno Sortirovka)", "\"fully coincides with the classic version\""),
-    "h2o": ("RULES.md §3 (Uno H2O)", "waterproof cards; no rule change stated"),
-    "junior": ("RULES.md §3 (Uno Junior)", "only as classic; the real Junior rules are not in the sources"),
+    "zoo": ("docs/rules.md §3 (Uno Zoo)", "the same classic Uno, only the pictures differ; 108 cards"),
+    "uno4": ("docs/rules.md §3.4 (\"Uno 4\")", "classic, 108 cards; its anomalies are rule options"),
+    "sortirovka": ("docs/rules.md §3 (Uno Sortirovka)", "\"fully coincides with the classic version\""),
+    "h2o": ("docs/rules.md §3 (Uno H2O)", "waterproof cards; no rule change stated"),
+    "junior": ("docs/rules.md §3 (Uno Junior)", "only as classic; the real Junior rules are not in the sources"),
 }
 
 
@@ -252,7 +252,7 @@ def _parse_params(spec: str, body: str) -> dict[str, Any]:
     return out
 
 
-# ---- UNO Flip (RULES.md 2.2, 2.3, 2.11) -----------------------------------------------------------
+# ---- UNO Flip (docs/rules.md 2.2, 2.3, 2.11) -----------------------------------------------------------
 FLIP_POINTS = {E.DRAW1: 10, E.DRAW5: 20, E.REVERSE: 20, E.SKIP: 20, E.SKIP_ALL: 30, E.FLIP: 20,
                E.WILD: 40, E.WILD_DRAW2: 50, E.WILD_DRAW_COLOR: 60}
 FLIP_PAIRINGS = ("random", "fixed", "table")
@@ -269,10 +269,10 @@ def _flip_side(actions: tuple[int, ...], wild_draw: int) -> list[tuple[int, int]
 
 
 def flip_deck(pairing: str = "random", pairing_seed: int = 0) -> Deck:
-    """UNO Flip's 112 two-sided cards (RULES.md 2.2).  Which light face backs which dark face is not in
+    """UNO Flip's 112 two-sided cards (docs/rules.md 2.2).  Which light face backs which dark face is not in
     the sources (2.3), so it is a parameter:
 
-    * ``random`` (default, RULES.md's ``random_bijection``): a fresh uniformly random pairing for every
+    * ``random`` (default, docs/rules.md's ``random_bijection``): a fresh uniformly random pairing for every
       game (every round in round mode, every match in match mode), drawn from the game's seed;
     * ``fixed``: one random pairing drawn from ``pairing_seed``, the same for every game;
     * ``table``: the canonical order (light red 1 backs dark pink 1, ..., light Wild Draw Two backs
@@ -306,7 +306,7 @@ def flip_deck(pairing: str = "random", pairing_seed: int = 0) -> Deck:
 
 
 def harry_potter_deck() -> Deck:
-    """Harry Potter UNO (RULES.md 3.3) with the placeholder composition RULES.md marks ``hp_deck``
+    """Harry Potter UNO (docs/rules.md 3.3) with the placeholder composition docs/rules.md marks ``hp_deck``
     (the sources do not give it): the classic 108 with the 8 Draw Two replaced by 8 Draw Three, plus
     1 Howler and 1 Invisibility Wild (110 cards).  Draw Three: next player draws 3 and loses the
     turn; Howler: played like a Wild, the next player shows their hand (public information) and
@@ -321,7 +321,7 @@ def harry_potter_deck() -> Deck:
 
 
 def bts_deck() -> Deck:
-    """UNO BTS (RULES.md 3.2): the classic 108 plus 4 Dancing Wild (112).  A Dancing Wild is a Wild,
+    """UNO BTS (docs/rules.md 3.2): the classic 108 plus 4 Dancing Wild (112).  A Dancing Wild is a Wild,
     and the next player dances (probability ``p_dance``, default 0) or draws 3; they keep their turn
     unless ``dancing_wild_target_skips``.  Dancing Wild scores 50."""
     kinds = classic_kinds() + [(E.BLACK, E.DANCING_WILD)] * 4
@@ -470,7 +470,7 @@ def load_toml_deck(path: str) -> Deck:
         color = "each"               # red | yellow | green | blue | each (all four) | black
         rank = "1-9"                 # 0-9 (ranges allowed), skip, reverse, draw2, wild, wd4
         count = 2                    # cards per colour and rank (default 1)
-        points = 5                   # optional; default the classic value (RULES.md 1.15)
+        points = 5                   # optional; default the classic value (docs/rules.md 1.15)
 
     Wild and wd4 need ``color = "black"``; the other ranks need a colour.  The deck's ``name`` is
     ``path`` as given, so ``get_deck(deck.name)`` reloads it; the file's ``name`` becomes ``label``.
@@ -532,11 +532,11 @@ def available_decks() -> str:
     for p in _PARAMS:
         lines.append(f"    {_PARAM_HELP[p]}")
     lines.append("    e.g. classic(copies=2) = 216 cards; classic(copies=2,no_wilds); classic(no_wd4)")
-    lines.append("  flip           UNO Flip, 112 two-sided cards (RULES.md 2); flip(pairing=random|fixed|table,"
+    lines.append("  flip           UNO Flip, 112 two-sided cards (docs/rules.md 2); flip(pairing=random|fixed|table,"
                  "pairing_seed=N): which light face backs which dark face (random per game by default)")
-    lines.append("  harry_potter   Harry Potter UNO (RULES.md 3.3; placeholder composition: Draw Three for Draw Two, "
+    lines.append("  harry_potter   Harry Potter UNO (docs/rules.md 3.3; placeholder composition: Draw Three for Draw Two, "
                  "+1 Howler, +1 Invisibility Wild = 110 cards); alias hp")
-    lines.append("  bts            UNO BTS (RULES.md 3.2): classic + 4 Dancing Wild = 112 cards")
+    lines.append("  bts            UNO BTS (docs/rules.md 3.2): classic + 4 Dancing Wild = 112 cards")
     lines.append("  aliases of classic (themed products that play as classic):")
     for name, (sec, why) in ALIASES.items():
         lines.append(f"    {name:<12} {sec}: {why}")

@@ -335,10 +335,10 @@ WHERE = {
     "hold_wilds": "a common table heuristic (wilds are the most flexible card; keep them for the end game)",
     "color_majority": "the SIGCSE 'Uno!' assignment's baseline strategy (play and call your longest suit)",
     "attack": "table lore: aim action cards at a player about to go out",
-    "defensive": "scoring rules (RULES.md 1.15): cards left in hand score for the winner",
+    "defensive": "scoring rules (docs/rules.md 1.15): cards left in hand score for the winner",
     "card_counter": "card counting, as in any shedding game",
-    "challenger": "RULES.md 1.11: the challenge is a bet on the hidden hand",
-    "bluffer": "RULES.md 1.10-1.11: an illegal Wild Draw Four is a bluff only a challenge punishes",
+    "challenger": "docs/rules.md 1.11: the challenge is a bet on the hidden hand",
+    "bluffer": "docs/rules.md 1.10-1.11: an illegal Wild Draw Four is a bluff only a challenge punishes",
     "weighted": "a linear evaluation to be tuned (the next issue tunes the weights)",
 }
 

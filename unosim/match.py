@@ -1,10 +1,10 @@
-"""Full games ("matches"): rounds until the scoring mode ends the game (RULES.md 1.15-1.18, 4.11,
+"""Full games ("matches"): rounds until the scoring mode ends the game (docs/rules.md 1.15-1.18, 4.11,
 4.20, 4.21).
 
 Scoring modes (``scoring=``):
 
 ``standard`` (default)
-    The round winner scores the points left in the other hands (RULES.md 1.15); the first to the
+    The round winner scores the points left in the other hands (docs/rules.md 1.15); the first to the
     target (500) wins (1.16).  With ``partners=True`` seats i and i + n/2 form a team (n even,
     n >= 4), the team scores the other teams' hands, and the team reaching the target wins (1.18;
     the team target is an Interpretation).
@@ -19,7 +19,7 @@ Scoring modes (``scoring=``):
     Own-hand scoring; seats at or above the target leave the table (the dealer and turn order skip
     them); the last two play by the two-player rules (1.17); the last one left wins.  Aliases:
     ``elimination_last_one``, ``elimination_final_two``, ``hp_challenge``,
-    ``tournament_elimination`` (RULES.md 4.20 says they are equivalent).
+    ``tournament_elimination`` (docs/rules.md 4.20 says they are equivalent).
 ``lazy``
     No running score (4.11): the round winner leads the next round, the player with the highest
     hand deals it; a match is ``rounds`` rounds (default 10) and the most round wins wins.

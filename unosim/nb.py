@@ -12,7 +12,7 @@ Game state
   the end.  Cards are conserved: hands + pile + discard is always the whole deck.
 * Colour, direction, pending draw and the active side are local state, never written onto cards.
 
-Turn structure (RULES.md 5.1): a play resolves into a *pending attack* on the next player (Skip,
+Turn structure (docs/rules.md 5.1): a play resolves into a *pending attack* on the next player (Skip,
 Draw Two, Wild Draw Four ...).  At the start of the victim's turn a response window opens
 (challenge, stack, deflect, bounce, jump-in); with nothing played, the attack resolves: the victim
 draws and loses the turn.  Taking a penalty is not a turn; a play or a draw is.
@@ -132,7 +132,7 @@ _IS_ATTACK = np.zeros(NRANKS, np.bool_)
 for _r in (DRAW2, WD4, DRAW1, DRAW5, WILD_DRAW2, WILD_DRAW_COLOR, DRAW3, DANCING_WILD):
     _IS_ATTACK[_r] = True
 
-# wild_color_rotation (RULES.md 4.13): clockwise red -> blue -> green -> yellow -> red
+# wild_color_rotation (docs/rules.md 4.13): clockwise red -> blue -> green -> yellow -> red
 _ROT_CW = np.array([BLUE, RED, YELLOW, GREEN], np.int64)    # indexed by the current colour
 _ROT_CCW = np.array([YELLOW, GREEN, BLUE, RED], np.int64)
 
@@ -290,7 +290,7 @@ def _nxt(p, d, n, active):
 def draw_card_nb(pile, disc, st, rng, log):
     """Pop the top of the draw pile, reshuffling the discard (minus its top) when it is empty.
 
-    Returns -1 when nothing at all is left to draw (RULES.md 1.13 Impl. note: the draw is cancelled).
+    Returns -1 when nothing at all is left to draw (docs/rules.md 1.13 Impl. note: the draw is cancelled).
     Small enough for LLVM to inline at every draw; the rare reshuffle stays a call.
     """
     if st[ST_PILE_N] == 0 and not _reshuffle_nb(pile, disc, st, rng, log):
@@ -350,7 +350,7 @@ def _give_cards(p, k, hand, hlen, pile, disc, st, rng, log, ev):
 
 @njit(cache=True, _nrt=False)
 def draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, log):
-    """Wild Draw Colour (RULES.md 2.6): p draws until a card whose active face has ``color``
+    """Wild Draw Colour (docs/rules.md 2.6): p draws until a card whose active face has ``color``
     (black never counts); stops when nothing is left to draw.  Returns cards drawn."""
     got = 0
     while True:
@@ -378,7 +378,7 @@ def _penalty(p, kind, amount, color, side, hand, hlen, fcol, pile, disc, st, rng
 @njit(cache=True, _nrt=False)
 def _challenge_terms(kind, wd4_guilty, wd4_innocent, wd2_guilty, wd2_innocent, wdc_extra):
     """(cards a guilty offender draws, extra cards an innocent-verdict challenger draws on top of the
-    pending total) for a challenged restricted wild draw (RULES.md 1.11, 2.9)."""
+    pending total) for a challenged restricted wild draw (docs/rules.md 1.11, 2.9)."""
     if kind == WILD_DRAW2:
         return wd2_guilty, wd2_innocent - 2
     if kind == WILD_DRAW_COLOR:
@@ -388,7 +388,7 @@ def _challenge_terms(kind, wd4_guilty, wd4_innocent, wd2_guilty, wd2_innocent, w
 
 @njit(cache=True, _nrt=False)
 def _flip_nb(pile, disc, st):
-    """UNO Flip (RULES.md 2.8): turn the discard pile over (the Flip just played goes to the bottom,
+    """UNO Flip (docs/rules.md 2.8): turn the discard pile over (the Flip just played goes to the bottom,
     the oldest discard's other face is the new top) and the draw pile over (its order reverses).
     Hands need no change: a card id carries both faces; the caller switches the active side."""
     dn = st[ST_DISC_N]
@@ -504,7 +504,7 @@ def _script_next(script, st):
 
 @njit(cache=True, _nrt=False)
 def _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction):
-    """True when playing a Wild Draw Four now breaks the restriction (RULES.md 1.10)."""
+    """True when playing a Wild Draw Four now breaks the restriction (docs/rules.md 1.10)."""
     if restriction == 2:
         return False
     for i in range(hlen[p]):
@@ -992,7 +992,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
     p_beats = rf[RF_P_BEATS_SCHEDULED]
     p_self_jump = rf[RF_P_SELF_JUMP_WINS]
     if ri[RI_SPEED_EXACT_MATCH] != 0:
-        # Speed Uno exact match (RULES.md 4.18) is jump-in with its own wild rule; draw cards are matched
+        # Speed Uno exact match (docs/rules.md 4.18) is jump-in with its own wild rule; draw cards are matched
         # only under Double-Double, where they add up
         jump_in = True
         jump_wild = ri[RI_SPEED_EXACT_MATCH_WILDS] != 1
@@ -1126,7 +1126,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
         end = END_WIN
         just_played = False
     else:
-        # ---- starting card (RULES.md 1.5) ----------------------------------------------------------
+        # ---- starting card (docs/rules.md 1.5) ----------------------------------------------------------
         replace_special = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
         wild_redraw = ri[RI_START_WILD] == 1
         wd4_redraw = ri[RI_START_WD4] == 0
@@ -1183,7 +1183,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             pend_n = _DRAW_N[srank]
             pend_from = dealer
         elif srank == FLIP:
-            # RULES.md 2.12: the flip is carried out; the revealed dark face has no action
+            # docs/rules.md 2.12: the flip is carried out; the revealed dark face has no action
             _flip_nb(pile, disc, st)
             side = 1 - side
             c = disc[0]
@@ -1202,7 +1202,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
         end = END_WIN
         just_played = False
         last_actor = -1
-        no_response = pend_kind >= 0  # RULES.md 1.5: a starting card's attack simply happens (no answer)
+        no_response = pend_kind >= 0  # docs/rules.md 1.5: a starting card's attack simply happens (no answer)
         pend_bounced = False  # the pending attack was bounced back (reverse_bounce)
         pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
         cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
@@ -1228,7 +1228,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
         play_i = -1
         mode = 0  # 0 normal, 1 stack, 2 deflect, 3 bounce, 4 jump-in, 5 continued stack
 
-        # ---- jump-in window (RULES.md 4.1, 4.2): identical card, out of turn -------------------
+        # ---- jump-in window (docs/rules.md 4.1, 4.2): identical card, out of turn -------------------
         if (jump_in or double_jump) and just_played and not cont_stack:
             top_col = fcol[side, top]
             can_jump = ((top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)) \
@@ -1298,7 +1298,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                 if _wants_challenge(victim, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
                     res[RES_CHALLENGES] += 1
                     if obs_on:
-                        _learn_nb(obs, pend_from, 1 << victim, hand, hlen)  # RULES.md 1.9: shown to the challenger
+                        _learn_nb(obs, pend_from, 1 << victim, hand, hlen)  # docs/rules.md 1.9: shown to the challenger
                     if logon:
                         _log(log, st, EV_CHALLENGE, victim, -1, 1 if pend_guilty else 0, pend_from)
                     g_draw, i_extra = _challenge_terms(pend_kind, ch_guilty_draw, ch_innocent_draw,
@@ -1502,7 +1502,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
 
         emptied = hlen[actor] == 0
         if emptied:
-            # ---- a hand emptied (RULES.md 1.14): a final draw card still hits the next player ----
+            # ---- a hand emptied (docs/rules.md 1.14): a final draw card still hits the next player ----
             nx = _nxt(actor, d, n, active)
             if rk == FLIP and flip_last_exec:
                 _flip_nb(pile, disc, st)
@@ -1548,7 +1548,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                     amount = 0
                 _penalty(nx, rk, amount, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
             if seven_rounds:
-                # uno_seven_rounds (RULES.md 4.15): refill 6, 5, ... 1; the seventh emptying wins
+                # uno_seven_rounds (docs/rules.md 4.15): refill 6, 5, ... 1; the seventh emptying wins
                 active[2 * n + actor] += 1
                 k = active[2 * n + actor]
                 if k > refill_start:
@@ -1556,7 +1556,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                     break
                 give_cards_nb(actor, refill_start - k + 1, hand, hlen, pile, disc, st, rng, log, EV_DRAW)
             elif play_to_last:
-                # play_to_last (RULES.md 4.14): leave the round; the last one holding cards loses
+                # play_to_last (docs/rules.md 4.14): leave the round; the last one holding cards loses
                 active[actor] = 0
                 n_active -= 1
                 active[n + actor] = n - n_active  # finishing position, 1 = first out
@@ -1573,7 +1573,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                 winner = actor
                 break
 
-        # ---- UNO call (RULES.md 1.12), as probabilities ----------------------------------------
+        # ---- UNO call (docs/rules.md 1.12), as probabilities ----------------------------------------
         if hlen[actor] == 1:
             if p_forget > 0.0 and rand01_nb(rng) < p_forget:
                 if rand01_nb(rng) < p_catch:
@@ -1582,7 +1582,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                         _log(log, st, EV_UNO_CAUGHT, actor, -1, uno_pen, 0)
                     give_cards_nb(actor, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
             elif uno_center:
-                # uno_to_center (RULES.md 4.12): the slowest other player draws
+                # uno_to_center (docs/rules.md 4.12): the slowest other player draws
                 k = randint_nb(rng, n_active - 1)
                 for s in range(n):
                     if s != actor and active[s]:
@@ -1598,7 +1598,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
         two_left = n_active == 2 and (ptl_two_player or n_seated == 2)
         if rk == SKIP:
             if skip_extra:
-                # skip_extra_turn (RULES.md 4.25): the next player loses the turn, the skipper goes again
+                # skip_extra_turn (docs/rules.md 4.25): the next player loses the turn, the skipper goes again
                 victim_s = _nxt(actor, d, n, active)
                 if logon:
                     _log(log, st, EV_SKIPPED, victim_s, -1, 0, 0)
@@ -1610,7 +1610,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                 p = _nxt(actor, d, n, active)
         elif rk == REVERSE:
             if mode == 3:
-                # reverse_bounce (RULES.md 4.9): the attack returns to the previous player
+                # reverse_bounce (docs/rules.md 4.9): the attack returns to the previous player
                 d = -d
                 p = _nxt(actor, d, n, active)
                 pend_from = actor
@@ -1638,7 +1638,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             pend_from = actor
             p = _nxt(actor, d, n, active)
         elif rk == SKIP_ALL:
-            # Skip Everyone (RULES.md 2.6): every other player loses the turn; the player goes again
+            # Skip Everyone (docs/rules.md 2.6): every other player loses the turn; the player goes again
             if logon:
                 q = _nxt(actor, d, n, active)
                 while q != actor and q != _nxt(q, d, n, active):
@@ -1648,7 +1648,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                         break
             p = actor if active[actor] else _nxt(actor, d, n, active)
         elif rk == FLIP:
-            # RULES.md 2.8: no turn effect; the revealed top face sets colour and symbol only
+            # docs/rules.md 2.8: no turn effect; the revealed top face sets colour and symbol only
             _flip_nb(pile, disc, st)
             side = 1 - side
             res[RES_FLIPS] += 1
@@ -1662,7 +1662,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             p = _nxt(actor, d, n, active)
         elif _IS_ATTACK[rk]:
             if mode == 2:
-                pend_n = _DRAW_N[rk]  # deflection: effects do not add up (RULES.md 4.7, 4.8)
+                pend_n = _DRAW_N[rk]  # deflection: effects do not add up (docs/rules.md 4.7, 4.8)
                 pend_stacked = 1
             elif (mode == 1 or mode == 5) and pend_kind >= 0 and _DRAW_N[pend_kind] > 0:
                 pend_stacked += 1
@@ -1754,7 +1754,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
         end = END_POLICY if st[ST_ERR] == 2 else END_PAUSED
         winner = -1
         loser = -1
-    # ---- scoring (RULES.md 1.15, 4.16) --------------------------------------------------------
+    # ---- scoring (docs/rules.md 1.15, 4.16) --------------------------------------------------------
     wpts = 0
     if winner >= 0 and not (play_to_last or seven_rounds):
         for s in range(n):
@@ -2342,7 +2342,7 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
             return 2
         return 0
     if rk == INVIS_WILD:
-        # Harry Potter (RULES.md 3.3, placeholder): cancels a Skip, Draw Three, Wild Draw Four or Howler
+        # Harry Potter (docs/rules.md 3.3, placeholder): cancels a Skip, Draw Three, Wild Draw Four or Howler
         if flags & 1024 and (pend_kind == SKIP or pend_kind == DRAW3 or pend_kind == WD4 or pend_kind == HOWLER):
             return 2
         return 0
@@ -2406,7 +2406,7 @@ def _exchange_one(a, b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpt
 
 @njit(cache=True, _nrt=False)
 def seat_points_nb(s, side, hand, hlen, frank, fpts, z50):
-    """Points left in seat s's hand.  z50 (zero_worth_50, RULES.md 4.16): 0 off, 1 a sole 0 is worth
+    """Points left in seat s's hand.  z50 (zero_worth_50, docs/rules.md 4.16): 0 off, 1 a sole 0 is worth
     50, 2 a hand of only zeros has each 0 worth 50, 3 every 0 is worth 50."""
     t = 0
     zeros = 0
@@ -2434,7 +2434,7 @@ _PAIR_SALT = np.uint64(0xF11BF11BF11BF11B)
 
 @njit(cache=True, _nrt=False)
 def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
-    """UNO Flip random_bijection (RULES.md 2.3): copy the tables and give game g its own uniformly
+    """UNO Flip random_bijection (docs/rules.md 2.3): copy the tables and give game g its own uniformly
     random pairing of light faces (side 0) with dark faces (side 1), from its own stream."""
     nc = fcol.shape[1]
     for side in range(2):
@@ -2610,7 +2610,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     """Play full matches m0 .. m0+nmatches-1 (rounds until the scoring mode ends the match).
 
     Round k of match m is seeded from (seed, m * 65536 + k).  The dealer passes clockwise
-    (RULES.md 1.3) unless mi[MI_DEALER_RULE] says otherwise.  When r_out has rows, round records are
+    (docs/rules.md 1.3) unless mi[MI_DEALER_RULE] says otherwise.  When r_out has rows, round records are
     written from row r_offset[m - m0]: (match, round, dealer, winner, winner_points, turns, capped).
     """
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap = \
@@ -2680,7 +2680,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
             if mode == SC_STANDARD:
                 if w >= 0:
                     if partners:
-                        # the team scores the other teams' hands (RULES.md 1.18); scores[team]
+                        # the team scores the other teams' hands (docs/rules.md 1.18); scores[team]
                         team = w % half
                         gain = 0
                         for s in range(n):

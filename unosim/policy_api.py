@@ -49,7 +49,7 @@ the deck's composition (``OBS_DECK``),
 on UNO Flip the visible backs of every other hand (``OBS_BACKS + seat * NKINDS``), and what it was
 shown: once this round a hand was passed or shown (a 7 / 0 / 5 swap passes whole hands, a Howler shows
 its victim's hand to everybody, a Wild Draw Four challenge shows the offender's hand to the challenger,
-RULES.md 1.9), ``obs[OBS_KNOWN_ON]`` is 1 and ``obs[obs[OBS_KNOWN_AT] + seat * NKINDS + kind]`` counts
+docs/rules.md 1.9), ``obs[OBS_KNOWN_ON]`` is 1 and ``obs[obs[OBS_KNOWN_AT] + seat * NKINDS + kind]`` counts
 the cards of that kind it knows are in that seat's hand (a card it saw stays known until it is
 played; a card drawn later is unknown).  It never holds other hands' unseen faces or the order of
 the draw pile.

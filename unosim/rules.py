@@ -1,6 +1,6 @@
 """Rule options: one frozen dataclass, named presets, a rules-string language and a catalogue.
 
-This module is the single source of truth for every play option of ``RULES.md`` (sections 1 and 4,
+This module is the single source of truth for every play option of ``docs/rules.md`` (sections 1 and 4,
 plus the deck-specific options of sections 2 and 3 that own a slot in :mod:`unosim.enums`).  A
 :class:`RuleSet` is validated when it is built and packed by :meth:`RuleSet.pack` into the two arrays
 the compiled engine reads (``ri``: int64[NRI], ``rf``: float64[NRF]); one compiled kernel serves every
@@ -144,7 +144,7 @@ _WD4C = "wd4_challenge"
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every play option of RULES.md, with the official rules (RULES.md §5.3) as defaults.
+    """Every play option of docs/rules.md, with the official rules (docs/rules.md §5.3) as defaults.
 
     Enumerated options are stored as their choice names (strings).  Build one directly
     (``RuleSet(stacking=True)``), from a rules string (:func:`parse_rules`) or from a preset
@@ -152,7 +152,7 @@ class RuleSet:
     See :data:`OPTIONS` (or ``format_options_table()``) for what every field means.
     """
 
-    # ---- classic UNO (RULES.md §1) ---------------------------------------------------------------
+    # ---- classic UNO (docs/rules.md §1) ---------------------------------------------------------------
     hand_size: int = _count(7, "RI_HAND_SIZE", "1.4", "Cards dealt to each player (Speed Uno deals 10).",
                             lo=1, category="base")
     turn_cap: int = _base(10000, "RI_TURN_CAP", "5",
@@ -238,7 +238,7 @@ class RuleSet:
     two_player_reverse_as_skip: bool = _base(
         True, "RI_TWO_PLAYER_REVERSE_AS_SKIP", "1.17", "With two players a Reverse acts like a Skip.")
 
-    # ---- house rules (RULES.md §4) ---------------------------------------------------------------
+    # ---- house rules (docs/rules.md §4) ---------------------------------------------------------------
     jump_in: bool = _opt(False, "RI_JUMP_IN", "4.1",
                          "Any player may play out of turn a card identical (colour and face) to the top "
                          "discard; play continues from them.")
@@ -397,7 +397,7 @@ class RuleSet:
     skip_extra_turn: bool = _opt(False, "RI_SKIP_EXTRA_TURN", "4.25",
                                  "Source anomaly: the player who lays a Skip moves again.")
 
-    # ---- deck-specific options (RULES.md §2 UNO Flip, §3 themed decks); used only with that --deck --------
+    # ---- deck-specific options (docs/rules.md §2 UNO Flip, §3 themed decks); used only with that --deck --------
     flip_revealed_black_color: str = _deck(
         "flip_player_chooses", "RI_FLIP_REVEALED_BLACK_COLOR", "2.8",
         "Flip: a black face revealed on the discard pile gets its colour from the Flip player, or the next "
@@ -433,7 +433,7 @@ class RuleSet:
         self.validate()
 
     def validate(self) -> None:
-        """Check every value and the combinations of RULES.md §5.2; raise :class:`RuleError` if bad."""
+        """Check every value and the combinations of docs/rules.md §5.2; raise :class:`RuleError` if bad."""
         for name, info in _FIELD_INFO.items():
             _check_value(info, getattr(self, name))
         for check in _CONFLICTS:
@@ -502,7 +502,7 @@ class OptionInfo:
     ``group`` is the switch the option is a parameter of (None for switches and base options);
     ``groups`` lists every switch that accepts it as a parameter.  ``slot`` names the ``enums``
     constant it is packed into (None for options that are not simulated).  ``category`` is
-    ``base`` (RULES.md §1), ``house`` (§4), ``deck`` (§2/§3, only meaningful with that deck) or
+    ``base`` (docs/rules.md §1), ``house`` (§4), ``deck`` (§2/§3, only meaningful with that deck) or
     ``info`` (catalogued but not simulatable).
     """
 
@@ -604,34 +604,34 @@ OPTIONS: dict[str, OptionInfo] = {**_FIELD_INFO, **{o.name: o for o in _NOT_SIMU
 """Every option by name: the RuleSet fields (declaration order), then the not-simulatable rules."""
 
 ELSEWHERE: dict[str, str] = {
-    "num_players": "is a simulation setting (the number of seats), not part of the rules string (RULES.md §1.1)",
-    "num_decks": "is a deck option: choose the deck with --deck (RULES.md §4.18)",
-    "speed_multi_deck": "is a deck option: Speed Uno's two decks are chosen with --deck (RULES.md §4.18)",
-    "speed_uno_deck": "is a deck option: choose it with --deck (RULES.md §4.18)",
-    "flip": "is a deck: choose it with --deck (RULES.md §2)",
-    "uno_flip": "is a deck: choose it with --deck (RULES.md §2)",
-    "flip_face_pairing": "is a deck option of UNO Flip, set with --deck (RULES.md §2.3)",
-    "flip_visible_backs": "is fixed: opponents always see the inactive faces in UNO Flip (RULES.md §2.4)",
-    "flip_score_side": "is a scoring option handled at match level (RULES.md §2.11)",
-    "bts_dancing_wild": "is a card of the UNO BTS deck: choose it with --deck (RULES.md §3.2)",
-    "hp_deck": "is a deck: choose it with --deck (RULES.md §3.3)",
-    "target_score": "is a match/scoring option, not part of the rules string (RULES.md §1.16)",
-    "lazy_scoring": "is a match/scoring option, not part of the rules string (RULES.md §4.11)",
-    "partners": "is a match option, not part of the rules string (RULES.md §1.18)",
-    "rotating_partners": "is a match option, not part of the rules string (RULES.md §4.21)",
-    "score_self_loser": "is a match/scoring option, not part of the rules string (RULES.md §4.20)",
-    "score_lowest_wins": "is a match/scoring option, not part of the rules string (RULES.md §4.20)",
-    "score_elimination_last_one": "is a match/scoring option, not part of the rules string (RULES.md §4.20)",
-    "score_elimination_final_two": "is a match/scoring option, not part of the rules string (RULES.md §4.20)",
-    "hp_challenge": "is a match/scoring option, not part of the rules string (RULES.md §4.20)",
-    "tournament_elimination": "is a match/scoring option, not part of the rules string (RULES.md §4.20)",
-    "dealer_selection": "is fixed: the dealer is random, equivalent to high card (RULES.md §1.3)",
-    "uno_call_deadline": "is fixed at before_next_turn, its only value (RULES.md §1.12)",
-    "stack_challenge_scaling": "is fixed at 'total', its only value: part of stacking (RULES.md §4.5)",
-    "color_cycle_cw": "is fixed at red-blue-green-yellow, derived in RULES.md §4.13",
-    "uno_center_loser_model": "is fixed at uniform: per-player reaction weights are not modelled (RULES.md §4.12)",
+    "num_players": "is a simulation setting (the number of seats), not part of the rules string (docs/rules.md §1.1)",
+    "num_decks": "is a deck option: choose the deck with --deck (docs/rules.md §4.18)",
+    "speed_multi_deck": "is a deck option: Speed Uno's two decks are chosen with --deck (docs/rules.md §4.18)",
+    "speed_uno_deck": "is a deck option: choose it with --deck (docs/rules.md §4.18)",
+    "flip": "is a deck: choose it with --deck (docs/rules.md §2)",
+    "uno_flip": "is a deck: choose it with --deck (docs/rules.md §2)",
+    "flip_face_pairing": "is a deck option of UNO Flip, set with --deck (docs/rules.md §2.3)",
+    "flip_visible_backs": "is fixed: opponents always see the inactive faces in UNO Flip (docs/rules.md §2.4)",
+    "flip_score_side": "is a scoring option handled at match level (docs/rules.md §2.11)",
+    "bts_dancing_wild": "is a card of the UNO BTS deck: choose it with --deck (docs/rules.md §3.2)",
+    "hp_deck": "is a deck: choose it with --deck (docs/rules.md §3.3)",
+    "target_score": "is a match/scoring option, not part of the rules string (docs/rules.md §1.16)",
+    "lazy_scoring": "is a match/scoring option, not part of the rules string (docs/rules.md §4.11)",
+    "partners": "is a match option, not part of the rules string (docs/rules.md §1.18)",
+    "rotating_partners": "is a match option, not part of the rules string (docs/rules.md §4.21)",
+    "score_self_loser": "is a match/scoring option, not part of the rules string (docs/rules.md §4.20)",
+    "score_lowest_wins": "is a match/scoring option, not part of the rules string (docs/rules.md §4.20)",
+    "score_elimination_last_one": "is a match/scoring option, not part of the rules string (docs/rules.md §4.20)",
+    "score_elimination_final_two": "is a match/scoring option, not part of the rules string (docs/rules.md §4.20)",
+    "hp_challenge": "is a match/scoring option, not part of the rules string (docs/rules.md §4.20)",
+    "tournament_elimination": "is a match/scoring option, not part of the rules string (docs/rules.md §4.20)",
+    "dealer_selection": "is fixed: the dealer is random, equivalent to high card (docs/rules.md §1.3)",
+    "uno_call_deadline": "is fixed at before_next_turn, its only value (docs/rules.md §1.12)",
+    "stack_challenge_scaling": "is fixed at 'total', its only value: part of stacking (docs/rules.md §4.5)",
+    "color_cycle_cw": "is fixed at red-blue-green-yellow, derived in docs/rules.md §4.13",
+    "uno_center_loser_model": "is fixed at uniform: per-player reaction weights are not modelled (docs/rules.md §4.12)",
 }
-"""Names of RULES.md that are handled outside the rules string, with where they are handled."""
+"""Names of docs/rules.md that are handled outside the rules string, with where they are handled."""
 
 _ALIASES: dict[str, str] = {a: o.name for o in OPTIONS.values() for a in o.aliases}
 
@@ -735,19 +735,19 @@ def _parse_value(info: OptionInfo, text: str) -> Value:
 
 
 # ------------------------------------------------------------------------------------------------
-# Combinations (RULES.md §5.2 and the dependencies stated in §4)
+# Combinations (docs/rules.md §5.2 and the dependencies stated in §4)
 # ------------------------------------------------------------------------------------------------
 
 def _conflict_stacking_deflect_two(r: RuleSet) -> str:
     if r.stacking and r.stack_draw_two and r.deflect_draw_two:
         return ("conflicting rules 'stacking' and 'deflect_draw_two': Draw Two totals cannot both add up and "
-                "not add up (RULES.md §4.7); drop one, or set stack_draw_two=false")
+                "not add up (docs/rules.md §4.7); drop one, or set stack_draw_two=false")
     return ""
 
 
 def _conflict_stacking_deflect_wd4(r: RuleSet) -> str:
     if r.stacking and r.stack_wd4 and r.deflect_wd4:
-        return ("conflicting rules 'stacking' (with stack_wd4=true) and 'deflect_wd4' (RULES.md §4.8); drop one, "
+        return ("conflicting rules 'stacking' (with stack_wd4=true) and 'deflect_wd4' (docs/rules.md §4.8); drop one, "
                 "or set stack_wd4=false")
     return ""
 
@@ -756,29 +756,29 @@ def _conflict_zero_rules(r: RuleSet) -> str:
     on = [n for n in ("seven_zero", "zero_swap_any", "speed_round_n_round") if getattr(r, n)]
     if len(on) > 1:
         return (f"conflicting rules {' and '.join(repr(n) for n in on)}: each gives the 0 its own effect "
-                "(RULES.md §4.4, §4.18); keep at most one of seven_zero, zero_swap_any, speed_round_n_round")
+                "(docs/rules.md §4.4, §4.18); keep at most one of seven_zero, zero_swap_any, speed_round_n_round")
     return ""
 
 
 def _conflict_end_of_round(r: RuleSet) -> str:
     if r.play_to_last and r.uno_seven_rounds:
         return ("conflicting rules 'play_to_last' and 'uno_seven_rounds': they end the round in different ways "
-                "(RULES.md §4.14, §4.15); keep one")
+                "(docs/rules.md §4.14, §4.15); keep one")
     return ""
 
 
 def _conflict_out_of_turn(r: RuleSet) -> str:
     if r.jump_in and r.speed_exact_match:
         return ("conflicting rules 'jump_in' and 'speed_exact_match': two versions of the same out-of-turn play "
-                "(RULES.md §4.1, §4.18); keep one")
+                "(docs/rules.md §4.1, §4.18); keep one")
     return ""
 
 
 def _requires(r: RuleSet) -> str:
     if r.double_play_jump_in and not r.jump_in:
-        return "rule 'double_play_jump_in' requires 'jump_in' (RULES.md §4.2); add jump_in"
+        return "rule 'double_play_jump_in' requires 'jump_in' (docs/rules.md §4.2); add jump_in"
     if r.speed_double_double and not r.speed_exact_match:
-        return "rule 'speed_double_double' requires 'speed_exact_match' (RULES.md §4.18); add speed_exact_match"
+        return "rule 'speed_double_double' requires 'speed_exact_match' (docs/rules.md §4.18); add speed_exact_match"
     return ""
 
 
@@ -808,13 +808,13 @@ ENGINE_SUPPORTED: set[str] = {
     "swap_on_five", "uno_to_center", "wild_color_rotation", "play_to_last", "uno_seven_rounds",
     "zero_worth_50", "reverse_single_turn", "skip_extra_turn", "penalty_illegal_play", "penalty_hint",
     "penalty_general_mistake", "speed_round_n_round", "lazy_tie_break",
-    # UNO Flip options (RULES.md §2)
+    # UNO Flip options (docs/rules.md §2)
     "flip_revealed_black_color", "flip_start_flip", "flip_last_card_executes", "flip_wd2_guilty_draw",
     "flip_wd2_innocent_draw", "flip_wdc_innocent_extra",
-    # Harry Potter and UNO BTS (RULES.md §3.2, §3.3), Speed Uno (§4.18)
+    # Harry Potter and UNO BTS (docs/rules.md §3.2, §3.3), Speed Uno (§4.18)
     "hp_invis_blocks", "dancing_wild_target_skips", "p_dance",
     "speed_draw_no_skip", "speed_no_wd4_out", "speed_exact_match", "speed_double_double", "speed_drop",
-    # classic / base options (RULES.md §1)
+    # classic / base options (docs/rules.md §1)
     "hand_size", "turn_cap", "start_reverse_first", "start_wild", "start_wd4", "start_replace_any_special",
     "start_return_method", "match_action_by_symbol", "action_on_any_action", "drawn_card_play",
     "voluntary_draw", "wd4_restriction", "allow_wd4_bluff", "uno_penalty", "uno_forget_prob",
@@ -845,7 +845,7 @@ def check_engine_support(rules: RuleSet, supported: Collection[str] | None = Non
             top = info
         if top.name not in supported:
             sims = ", ".join(sorted(n for n in supported if n in _FIELD_INFO and _FIELD_INFO[n].category == "house"))
-            raise RuleError(f"rule '{top.name}' (RULES.md §{top.section}) is specified but not yet simulated by "
+            raise RuleError(f"rule '{top.name}' (docs/rules.md §{top.section}) is specified but not yet simulated by "
                             f"this engine version; simulated house rules: {sims}")
 
 
@@ -883,26 +883,26 @@ def _presets() -> dict[str, Preset]:
                     draw_until_playable=True)
     excluded = ", ".join(f"{k} (vs {v})" for k, v in _EVERYTHING_EXCLUDED.items())
     items = [
-        Preset("official", RuleSet(), "The official rules (RULES.md §5.3); all house rules off. Resets every option."),
+        Preset("official", RuleSet(), "The official rules (docs/rules.md §5.3); all house rules off. Resets every option."),
         Preset("challenges", RuleSet(),
                "Same as official: Wild Draw Four challenges are part of the official rules; how often players "
                "challenge or bluff is a policy setting."),
         Preset("stacking", RuleSet(stacking=True), "Draw Two on Draw Two and Wild Draw Four on Wild Draw Four add up "
-                                                    "(RULES.md §4.5)."),
+                                                    "(docs/rules.md §4.5)."),
         Preset("seven_zero", RuleSet(seven_zero=True), "7 swaps hands with a chosen player, 0 passes all hands "
-                                                        "(RULES.md §4.3)."),
-        Preset("jump_in", RuleSet(jump_in=True), "Identical cards may be played out of turn (RULES.md §4.1)."),
+                                                        "(docs/rules.md §4.3)."),
+        Preset("jump_in", RuleSet(jump_in=True), "Identical cards may be played out of turn (docs/rules.md §4.1)."),
         Preset("draw_until_playable", RuleSet(draw_until_playable=True),
-               "Draw until a playable card comes up (RULES.md §4.17)."),
+               "Draw until a playable card comes up (docs/rules.md §4.17)."),
         Preset("party", party, "stacking + seven_zero + jump_in + draw_until_playable."),
         Preset("speed_uno", speed,
-               "Speed Uno (RULES.md §4.18): 10 cards, UNO penalty 5, every speed_* sub-rule, draw until playable; "
+               "Speed Uno (docs/rules.md §4.18): 10 cards, UNO penalty 5, every speed_* sub-rule, draw until playable; "
                "the two decks are chosen with --deck."),
         Preset("speed_deal_10", RuleSet(hand_size=10), "Speed Uno sub-rule: deal 10 cards (= set(hand_size=10))."),
         Preset("speed_uno_penalty_5", RuleSet(uno_penalty=5),
                "Speed Uno sub-rule: a missed UNO costs 5 cards (= set(uno_penalty=5))."),
         Preset("wd4_black_any_time", RuleSet(wd4_restriction="none"),
-               "Black cards may be laid at any time (RULES.md §4.23; = set(wd4_restriction=none))."),
+               "Black cards may be laid at any time (docs/rules.md §4.23; = set(wd4_restriction=none))."),
         Preset("everything", _everything(),
                f"Every house rule this engine simulates that can be combined, with default parameters; "
                f"left out: {excluded}."),
@@ -978,10 +978,10 @@ def _all_names() -> list[str]:
 
 
 def _refuse_special(name: str) -> None:
-    """Errors for names that exist in RULES.md but are not settable here."""
+    """Errors for names that exist in docs/rules.md but are not settable here."""
     info = OPTIONS.get(name)
     if info is not None and not info.simulatable:
-        raise RuleError(f"rule '{name}' (RULES.md §{info.section}) is not simulatable: {info.reason}")
+        raise RuleError(f"rule '{name}' (docs/rules.md §{info.section}) is not simulatable: {info.reason}")
     if name in ELSEWHERE:
         raise RuleError(f"'{name}' {ELSEWHERE[name]}")
 
@@ -1122,12 +1122,12 @@ def _param_lines(switch: str, indent: str = "      ") -> list[str]:
 
 
 def format_options_table() -> str:
-    """Every option, grouped: name, parameters with defaults, description, RULES.md section, markers."""
+    """Every option, grouped: name, parameters with defaults, description, docs/rules.md section, markers."""
     heads = {
-        "base": "Classic rules (RULES.md §1); change them with set(key=value)",
-        "house": "House rules (RULES.md §4); switch on by name, parameters in parentheses",
-        "deck": "Deck-specific options (RULES.md §2, §3); effective only with that --deck",
-        "info": "In RULES.md but not simulatable",
+        "base": "Classic rules (docs/rules.md §1); change them with set(key=value)",
+        "house": "House rules (docs/rules.md §4); switch on by name, parameters in parentheses",
+        "deck": "Deck-specific options (docs/rules.md §2, §3); effective only with that --deck",
+        "info": "In docs/rules.md but not simulatable",
     }
     lines: list[str] = []
     for cat, head in heads.items():
@@ -1159,7 +1159,7 @@ def format_option(name: str) -> str:
     if key not in OPTIONS:
         raise RuleError(_unknown_message("option", key, OPTIONS, [*_ALIASES, *PRESETS, *ELSEWHERE]))
     info = OPTIONS[key]
-    lines = [f"{info.name}  (RULES.md §{info.section})", f"  {info.description}"]
+    lines = [f"{info.name}  (docs/rules.md §{info.section})", f"  {info.description}"]
     if not info.simulatable:
         lines.append(f"  not simulatable: {info.reason}")
         return "\n".join(lines)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import ENGINE_VERSION, __version__, nb
+from . import DEFAULT_GAMES, ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .decks import Deck, get_deck
 from .errors import SimulationError
@@ -64,6 +64,22 @@ class SimulationResult:
     meta: dict[str, Any]
     interrupted: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    label: str | None = None
+    """A name for the run in stacked frames (the ``arm`` column); :func:`unosim.load` sets it."""
+
+    def tidy(self) -> pd.DataFrame:
+        """The records as one long frame with the run's settings as columns and the winner's policy by
+        name (:func:`unosim.tidy.tidy`): ready for ``concat``, ``groupby`` and seaborn."""
+        from .tidy import tidy
+
+        return tidy(self.records, self.meta, self.label, self.summary)
+
+    def summary_frame(self) -> pd.DataFrame:
+        """The summary as a frame, one row per seat (:func:`unosim.tidy.summary_frame`); ``summary``
+        stays the dict it always was."""
+        from .tidy import summary_frame
+
+        return summary_frame(self.summary, self.meta, self.label)
 
 
 def check_fits(deck: Deck, rules: RuleSet, players: int) -> None:
@@ -131,7 +147,7 @@ def pack_rules(rules: RuleSet, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
     return ri, rf
 
 
-# House rules that act only through certain cards (RULES.md 2.12: house rules play on every deck with
+# House rules that act only through certain cards (docs/rules.md 2.12: house rules play on every deck with
 # that deck's cards); a rule whose cards the deck lacks is refused rather than silently doing nothing.
 _RULE_CARDS = {
     "seven_zero": ((7, 0), "7s or 0s"),
@@ -277,7 +293,7 @@ class RoundRun:
 
 
 def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
-                   games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
+                   games: int = DEFAULT_GAMES, seed: int = 0, threads: int | None = None, deck: str = "classic",
                    batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
                    mode: str = "round", first: int = 0, policy_files: list[str] | str | None = None,
                    **match_options: Any):
@@ -308,7 +324,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
 
 
 def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
-             games: int = 10_000, seed: int = 0, threads: int | None = None, deck: str = "classic",
+             games: int = DEFAULT_GAMES, seed: int = 0, threads: int | None = None, deck: str = "classic",
              batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
              mode: str = "round", first: int = 0, policy_files: list[str] | str | None = None,
              **match_options: Any) -> SimulationResult:

@@ -1,4 +1,4 @@
-"""Match results by team (``--partners``, RULES.md 1.18) and the individual-score note (4.21).
+"""Match results by team (``--partners``, docs/rules.md 1.18) and the individual-score note (4.21).
 
 In partners mode (standard scoring, n even, n >= 4) seats ``t`` and ``t + n/2`` are team ``t``
 (``team = seat % (n/2)``) and share one score; a match is won by a *team*.  The seat that went out

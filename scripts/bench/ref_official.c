@@ -1,6 +1,6 @@
 /* ref_official.c: a hand-written C reference for `make bench`.
  *
- * Plays ROUNDS independent rounds of official classic UNO (shared/RULES.md section 1, unosim's
+ * Plays ROUNDS independent rounds of official classic UNO (shared/docs/rules.md section 1, unosim's
  * defaults) for PLAYERS players who all follow unosim's `random` policy, the same work as one row of
  * `unosim.simulate(rules="official", policies="random", threads=1)`, and prints one JSON line:
  * rounds per second plus the statistics (mean turns per round, seat win rates, winner points) that
@@ -9,7 +9,7 @@
  * Rules, as unosim's official defaults:
  *   - 108-card deck, 7 cards each; the seat on the dealer's left (seat 0; the dealer is seat n-1)
  *     plays first.
- *   - Starting card (RULES.md 1.5): a Wild Draw Four is put back at a uniformly random place in the
+ *   - Starting card (docs/rules.md 1.5): a Wild Draw Four is put back at a uniformly random place in the
  *     pile and another card turned; a Wild: the first player names the colour and plays; a Skip: the
  *     first player is skipped; a Reverse: the dealer plays first and play goes the other way (with
  *     two players it acts as a Skip); a Draw Two: the first player draws 2 and is skipped.
