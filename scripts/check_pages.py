@@ -26,7 +26,7 @@ PROBE = ("<script>window.addEventListener('load',function(){document.body.setAtt
          "'data-scroll-width',String(document.documentElement.scrollWidth));});</script>")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--virtual-time-budget=5000")
+         "--hide-scrollbars", "--run-all-compositor-stages-before-draw", "--virtual-time-budget=10000")
 
 
 @dataclass
