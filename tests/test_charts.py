@@ -235,3 +235,22 @@ def test_without_answer_sentences_the_page_opens_with_the_effects_in_words(tmp_p
     first = md.split("\n\n")[1]
     assert first.startswith("**official + seven zero** compared with official (4 players): mean round length")
     assert "first player's edge" in first and "percentage points" in first
+
+
+@pytest.mark.parametrize("case", ["sweep", "three arms"])
+def test_a_caption_drawn_into_the_image_sits_under_everything(case: str, tmp_path: Path) -> None:
+    from unosim.charts import _draw_caption
+
+    runs = CASES[case]()
+    with mpl.rc_context(STYLE):
+        for chart in report_charts(runs):
+            fig = chart.draw()
+            _draw_caption(fig, chart.caption)
+            fig.canvas.draw()
+            caption = fig.texts[-1]
+            renderer = fig.canvas.get_renderer()
+            top = caption.get_window_extent(renderer).y1
+            lowest = min(t.get_window_extent(renderer).y0 for t in _texts(fig) if t is not caption)
+            assert top < lowest, chart.name
+            size = write_chart(runs, chart.name, tmp_path / chart.name, width=7, height=5, dpi=60, caption=True)
+            assert mpimg.imread(size).shape[:2] == (300, 420), chart.name

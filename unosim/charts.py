@@ -29,6 +29,7 @@ import matplotlib as mpl
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 from .errors import UnosimError
 
@@ -144,22 +145,32 @@ def save_figure(fig: Figure, path: Path, caption: str = "") -> Path:
     """Write ``path`` (PNG) and its SVG twin; returns the PNG path.  The ``caption`` is drawn under the
     chart only when :func:`chart_options` asks for it (otherwise it belongs under the image on the page)."""
     opts = _OPTIONS.get()
-    if opts.caption and caption:
-        _draw_caption(fig, caption)
+    box = _draw_caption(fig, caption) if opts.caption and caption else None
     path = Path(path)
-    fig.savefig(path, dpi=opts.dpi, facecolor="white")
-    fig.savefig(path.with_suffix(".svg"), facecolor="white")
+    fig.savefig(path, dpi=opts.dpi, facecolor="white", bbox_inches=box)
+    fig.savefig(path.with_suffix(".svg"), facecolor="white", bbox_inches=box)
     fig.clear()
     return path
 
 
-def _draw_caption(fig: Figure, caption: str) -> None:
-    """The caption in small grey type under everything else; the layout keeps clear of it."""
-    lines = textwrap.wrap(caption, max(40, int(fig.get_figwidth() * 15)))
+def _draw_caption(fig: Figure, caption: str) -> Bbox:
+    """Put the caption in a strip under the chart: the chart is laid out in the figure less the strip's
+    height, the caption is drawn below it, and the returned box (inches) saves both at the full size,
+    so the caption can touch nothing."""
+    width, height = fig.get_figwidth(), fig.get_figheight()
+    lines = textwrap.wrap(caption, max(40, int(width * 15)))
     size = 7.5
-    height = (len(lines) * size * 1.3 + 6) / 72 / fig.get_figheight()
-    fig.text(0.01, 0.005, "\n".join(lines), ha="left", va="bottom", fontsize=size, color=REFERENCE)
-    fig.get_layout_engine().set(rect=(0, height, 1, 1 - height))
+    strip = (len(lines) * size * 1.35 + 12) / 72
+    fig.set_figheight(height - strip)
+    fig.canvas.draw()  # lay the chart out in the smaller figure, then keep that layout
+    fig.set_layout_engine("none")
+    for leg in fig.legends:  # pin figure legends where the layout put them (they follow the figure's box)
+        box = leg.get_window_extent().transformed(fig.transFigure.inverted())
+        leg.set_loc("center")
+        leg.set_bbox_to_anchor(box, transform=fig.transFigure)
+    fig.text(0.01, -(5 / 72) / (height - strip), "\n".join(lines), ha="left", va="top", fontsize=size,
+             color=REFERENCE)
+    return Bbox.from_bounds(0, -strip, width, height)
 
 
 def legend(ax: Axes, loc: str = "best") -> None:
@@ -174,15 +185,20 @@ def legend(ax: Axes, loc: str = "best") -> None:
     ax.figure.legend(handles, labels, loc="outside lower center", ncols=min(ncols, len(labels)))
 
 
+def _fits(fig: Figure, text: str) -> bool:
+    """True if a bold 12-point title of ``text`` fits on one line of the figure (about 7.5 characters an inch)."""
+    return len(text) <= fig.get_figwidth() * 7.5
+
+
 def set_title(ax: Axes, what: str, scope: str) -> None:
-    """Bold left-aligned title; the scope goes on a second line when the whole would be too long."""
-    sep = "\n" if len(what) + len(scope) > 62 else " — "
+    """Bold left-aligned title; the scope goes on a second line when the whole would not fit."""
+    sep = " — " if _fits(ax.figure, f"{what} — {scope}") else "\n"
     ax.set_title(f"{what}{sep}{scope}", loc="left")
 
 
 def figure_title(fig: Figure, what: str, scope: str) -> None:
     """The title of a figure of several panels (bold, left-aligned)."""
-    sep = "\n" if len(what) + len(scope) > 70 else " — "
+    sep = " — " if _fits(fig, f"{what} — {scope}") else "\n"
     fig.suptitle(f"{what}{sep}{scope}", x=0.01, ha="left", fontsize=12, fontweight="bold")
 
 
