@@ -34,7 +34,7 @@ from matplotlib.transforms import Bbox
 from .errors import UnosimError
 
 __all__ = ["OKABE_ITO", "PALETTE", "MAX_SERIES", "STYLE", "DPI", "FIGSIZE", "REFERENCE", "ChartError",
-           "ChartOptions", "chart_options", "palette", "plain", "new_figure", "save_figure", "legend",
+           "ChartOptions", "chart_options", "palette", "plain", "new_figure", "new_panels", "save_figure", "legend",
            "set_title", "dodge", "panel_title", "figure_title"]
 
 #: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
@@ -121,7 +121,14 @@ def plain(text: Any) -> str:
     return re.sub(r"\s*\+\s*", " + ", str(text).replace("_", " ")).strip()
 
 
-def new_figure(panels: int = 1, size: tuple[float, float] | None = None, sharex: bool = False,
+def new_figure(size: tuple[float, float] | None = None) -> tuple[Figure, Axes]:
+    """A constrained-layout figure with one axes, of ``size`` (default :data:`FIGSIZE`) unless
+    :func:`chart_options` sets a width or height."""
+    fig, (ax,) = new_panels(1, size)
+    return fig, ax
+
+
+def new_panels(panels: int, size: tuple[float, float] | None = None, sharex: bool = False,
                sharey: bool = False, cols: int = PANEL_COLS) -> tuple[Figure, list[Axes]]:
     """A constrained-layout figure with ``panels`` axes (small multiples in rows of ``cols``).
 

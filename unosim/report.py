@@ -40,6 +40,7 @@ from unosim.charts import (
     figure_title,
     legend,
     new_figure,
+    new_panels,
     palette,
     panel_title,
     plain,
@@ -120,7 +121,7 @@ def _groups(runs: Sequence[Any]) -> list[list[Any]]:
 def _panels(runs: Sequence[Any], sharex: bool = False, sharey: bool = True) -> tuple[Figure, list[tuple[Axes, list[Any]]]]:
     """A figure with one panel (a few runs) or small multiples (one run a panel), paired with its runs."""
     groups = _groups(runs)
-    fig, axes = new_figure(len(groups), sharex=sharex, sharey=sharey)
+    fig, axes = new_panels(len(groups), sharex=sharex, sharey=sharey)
     if len(groups) > 1:
         for ax, (r,) in zip(axes, groups, strict=True):
             panel_title(ax, plain(r.label))
@@ -327,8 +328,8 @@ def _dist_figure(runs: Sequence[Any], d: _Dist) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylim(bottom=0)
         ax.yaxis.set_major_formatter(PercentFormatter(100.0, decimals=None))
-    per = f"each {width}-{d.unit.removesuffix('s')} bin" if width > 1 else "each value"
-    _outer(fig, panels, f"{d.xlabel} (axis ends at the 99.5th percentile, {hi:,})", f"Share of {d.share_of} in {per}")
+    share = f"Share of {d.share_of}" + (f" in each {width}-{d.unit.removesuffix('s')} bin" if width > 1 else "")
+    _outer(fig, panels, f"{d.xlabel} (axis ends at the 99.5th percentile, {hi:,})", share)
     _title(fig, panels, d.title, d.scope)
     if len(panels) == 1:
         legend(panels[0][0], loc="upper right")
@@ -522,7 +523,7 @@ def _effects_figure(effects: pd.DataFrame) -> Figure:
     """One row per arm, one panel per metric: the paired difference and its 95% interval on a linear
     axis that includes zero (one series a panel: the arms are named on the y axis)."""
     arms = list(dict.fromkeys(effects["label"]))
-    fig, axes = new_figure(len(EFFECT_METRICS), size=(FIGSIZE[0] + 2.0, max(3.0, 1.6 + 0.38 * len(arms))),
+    fig, axes = new_panels(len(EFFECT_METRICS), size=(FIGSIZE[0] + 2.0, max(3.0, 1.6 + 0.38 * len(arms))),
                            sharey=True)
     y = np.arange(len(arms))[::-1]
     for ax, (key, what, xlabel, scale) in zip(axes, EFFECT_METRICS, strict=True):
@@ -1351,7 +1352,7 @@ TOURNAMENT_NOTES = {
 
 
 def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
-    fig, (ax,) = new_figure()
+    fig, ax = new_figure()
     x = np.arange(len(table), dtype=float)
     match = meta["mode"] == "match"
     _rate_points(ax, x - (0.1 if match else 0.0), table, OKABE_ITO[0],
@@ -1376,7 +1377,7 @@ def _tournament_caption(name: str, meta: Mapping[str, Any]) -> str:
 
 
 def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
-    fig, (ax,) = new_figure()
+    fig, ax = new_figure()
     x = np.arange(len(table), dtype=float)
     r = table["rating"].to_numpy(float)
     lo, hi = table["rating_lo"].to_numpy(float), table["rating_hi"].to_numpy(float)
@@ -1439,7 +1440,7 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
     (mean and best; all candidates of a generation on the same deals) with the out-of-sample win
     rates of the tuned and starting policies, and the search mean's parameters per generation."""
     with mpl.rc_context(STYLE), chart_options(caption=True):  # a chart on its own: its note goes in the image
-        fig, (ax, bx) = new_figure(2, size=(FIGSIZE[0], 7.0), cols=1)
+        fig, (ax, bx) = new_panels(2, size=(FIGSIZE[0], 7.0), cols=1)
         x = history["games"].to_numpy(float)
         ax.plot(x, history["mean_rate"], "-o", ms=3, color=OKABE_ITO[0], label="generation mean")
         ax.plot(x, history["best_rate"], ":", marker=".", color=OKABE_ITO[1], label="generation best")
