@@ -245,3 +245,32 @@ def test_study_bad_input_is_one_line(capsys) -> None:
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith("error: games=0")
     with pytest.raises(ValueError, match="accepted: first_player"):
         run_study("no_such_study")
+
+
+# ---- one chart at a time: unosim plot -------------------------------------------------------------------
+
+
+def test_cli_plot_writes_one_chart_at_the_size_asked(tmp_path: Path) -> None:
+    for rules in ("official", "official+seven_zero"):
+        save_run(simulate(rules=rules, games=800, seed=4, threads=1), tmp_path / "runs" / rules.replace("+", "_"))
+    runs = str(tmp_path / "runs")
+    listed = CliRunner().invoke(cli_main, ["plot", runs])
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.split()[0] == "seat_win_rate" and "rule_effects" in listed.output
+    res = CliRunner().invoke(cli_main, ["plot", runs, "-c", "rule_effects", "-o", str(tmp_path / "e.png"),
+                                        "--width", "5", "--height", "3", "--dpi", "100", "--caption"])
+    assert res.exit_code == 0, res.output
+    assert mpimg.imread(tmp_path / "e.png").shape[:2] == (300, 500) and (tmp_path / "e.svg").is_file()
+    bad = CliRunner().invoke(cli_main, ["plot", runs, "-c", "turns_by_players"])
+    assert bad.exit_code == 2 and bad.output.count("\n") == 1
+    assert "error: no chart 'turns_by_players' for these runs; accepted: seat_win_rate" in bad.output
+
+
+def test_match_charts_count_matches() -> None:
+    from unosim.report import report_charts
+
+    r = simulate(mode="match", players=3, games=40, seed=2, target=150, threads=1)
+    charts = report_charts([("three", r.records, r.meta)], match_report=True)
+    assert {c.name for c in charts} == {"match_win_rate_by_policy.png", "rounds_per_match.png"}
+    for c in charts:
+        assert "40 matches" in c.caption and " rounds." not in c.caption, c.caption

@@ -1,4 +1,4 @@
-"""Command line: ``unosim simulate | rules | presets | demo | report | trace | tournament | tune``.
+"""Command line: ``unosim simulate | rules | presets | demo | report | plot | trace | tournament | tune``.
 
 Every bad input ends with a one-line ``error: ...`` on stderr and exit code 2, never a traceback.
 """
@@ -347,20 +347,12 @@ def demo(out: str, games: str, seed: str) -> None:
     click.echo(f"page:   {res.files['report.html']}")
 
 
-@main.command()
-@click.argument("runs", nargs=-1, required=True)
-@click.option("--out", required=True, help="Directory for the report.")
-@click.option("--title", default="unosim report", show_default=True)
-def report(runs: tuple[str, ...], out: str, title: str) -> None:
-    """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
-    `simulate --out`, or folders holding several, such as a study's).  Runs of one mode: all round or
-    all match; match runs of one player count get the match report (teams in partners mode)."""
+def _report_runs(runs: tuple[str, ...]) -> tuple[list, bool]:
+    """The labelled runs ``(label, records, meta)`` of the saved-run folders ``runs``, and whether they
+    get the match report (match runs of one player count); one line and exit code 2 on bad input."""
     from .io import find_runs, is_store_cell, load_any
-    from .report import make_match_report, make_report, run_labels
+    from .report import run_labels
 
-    if len(runs) == 1 and (Path(runs[0]) / "tournament.json").is_file():
-        _tournament_report(Path(runs[0]), out, title)
-        return
     dirs, loaded = [], []
     for r in runs:
         group = []
@@ -374,23 +366,89 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
             group.sort(key=lambda g: order.get(g[2].get("store_key"), len(order)))
         elif len(group) > 1 and all(is_store_cell(d) for d, _, _ in group):  # hash order means nothing
             group.sort(key=lambda g: (g[2]["players"], g[2]["rules"], g[2]["deck"], g[2]["policies"], g[2]["seed"]))
-        dirs += [(d, bool(order) or is_store_cell(d)) for d, _, _ in group]
+        arm_labels = _compare_labels(Path(r))
+        dirs += [(d, bool(order) or is_store_cell(d), arm_labels.get(m.get("store_key"))) for d, _, m in group]
         loaded += [(rec, m) for _, rec, m in group]
     # store cells (named by hash) and sweep cells (named by every axis): label them by the settings
-    # that tell the runs apart
+    # that tell the runs apart; a compare's arms by their arm labels
     auto = run_labels([m for _, m in loaded])
-    labels = [a if by_settings else d.name for (d, by_settings), a in zip(dirs, auto, strict=True)]
+    labels = [arm or (a if by_settings else d.name) for (d, by_settings, arm), a in zip(dirs, auto, strict=True)]
     modes = [m.get("mode", "round") for _, m in loaded]
-    odd = next((d for (d, _), m in zip(dirs, modes, strict=True) if m != modes[0]), None)
+    odd = next((d for (d, _, _), m in zip(dirs, modes, strict=True) if m != modes[0]), None)
     if odd is not None:
-        raise CliError(f"{str(odd)!r} is a {modes[[d for d, _ in dirs].index(odd)]}-mode run but "
+        raise CliError(f"{str(odd)!r} is a {modes[[d for d, _, _ in dirs].index(odd)]}-mode run but "
                        f"{str(dirs[0][0])!r} is a {modes[0]}-mode run; accepted: runs of one mode "
                        "(all --mode round or all --mode match)")
     one_count = len({m["players"] for _, m in loaded}) == 1
-    make = make_match_report if modes[0] == "match" and one_count else make_report
-    paths = make([(lb, rec, m) for lb, (rec, m) in zip(labels, loaded, strict=True)], _check_out(out), title=title)
+    return [(lb, rec, m) for lb, (rec, m) in zip(labels, loaded, strict=True)], modes[0] == "match" and one_count
+
+
+@main.command()
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--out", required=True, help="Directory for the report.")
+@click.option("--title", default="unosim report", show_default=True)
+def report(runs: tuple[str, ...], out: str, title: str) -> None:
+    """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
+    `simulate --out`, or folders holding several, such as a study's).  Runs of one mode: all round or
+    all match; match runs of one player count get the match report (teams in partners mode)."""
+    from .report import make_match_report, make_report
+
+    if len(runs) == 1 and (Path(runs[0]) / "tournament.json").is_file():
+        _tournament_report(Path(runs[0]), out, title)
+        return
+    labelled, match_report = _report_runs(runs)
+    make = make_match_report if match_report else make_report
+    paths = make(labelled, _check_out(out), title=title)
     click.echo(f"report: {paths['summary.md']}")
     click.echo(f"page:   {paths['report.html']}")
+
+
+@main.command()
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--chart", "-c", "name", default=None,
+              help="The chart to write, e.g. rule_effects or seat_win_rate; without it, list the charts of RUNS.")
+@click.option("--out", "-o", default=None, help="PNG file or folder to write (an SVG twin is written too). "
+              "[default: CHART.png here]")
+@click.option("--width", type=click.FloatRange(2, 40), default=None, help="Width in inches [default: the chart's own].")
+@click.option("--height", type=click.FloatRange(1.5, 40), default=None,
+              help="Height in inches [default: the chart's own].")
+@click.option("--dpi", type=click.IntRange(50, 1200), default=200, show_default=True, help="PNG resolution.")
+@click.option("--caption/--no-caption", default=False, show_default=True,
+              help="Draw the caption (what was simulated) into the image.")
+def plot(runs: tuple[str, ...], name: str | None, out: str | None, width: float | None, height: float | None,
+         dpi: int, caption: bool) -> None:
+    """Write one chart of the report of saved runs, sized for where it goes.
+
+    \b
+    Example:
+      unosim compare --arm official --arm official+stacking --out runs/stacking
+      unosim plot runs/stacking --chart rule_effects --width 6 --height 3.5 -o stacking.png
+    """
+    from .report import report_charts, write_chart
+
+    labelled, match_report = _report_runs(runs)
+    try:
+        if name is None:
+            for c in report_charts(labelled, match_report):
+                click.echo(f"{c.name.removesuffix('.png'):<32} {c.title}")
+            return
+        target = out if out is not None else f"{name.removesuffix('.png')}.png"
+        if out is not None and Path(out).suffix.lower() != ".png":
+            _check_out(out)
+        path = write_chart(labelled, name, target, width=width, height=height, dpi=dpi, caption=caption,
+                           match_report=match_report)
+    except ValueError as e:
+        raise _fail(e) from None
+    click.echo(f"chart: {path}")
+
+
+def _compare_labels(folder: Path) -> dict[str, str]:
+    """Store key -> arm label, from a compare's ``compare.json`` (empty if there is none)."""
+    try:
+        arms = json.loads((folder / "compare.json").read_text())["attrs"]["arms"]
+        return {a["key"]: str(a["label"]) for a in arms}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def _sweep_order(folder: Path) -> dict[str, int]:

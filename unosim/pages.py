@@ -1,10 +1,12 @@
 """One report, two pages: a Markdown page and a self-contained HTML page from the same blocks.
 
-A :class:`Page` is a title, an introduction and a list of :class:`Section`; a section holds paragraphs,
+A :class:`Page` is a title, the answer (``lead`` sentences and the answer ``figure``, which open the page),
+an introduction and a list of :class:`Section`; a section holds paragraphs,
 tables (pandas DataFrames of display strings) and figures (PNG files next to the page, with an SVG
 twin).  :func:`write_pages` renders it as Markdown (``summary.md``, images linked) and as HTML
 (``report.html``, PNGs embedded as base64 so the file can be mailed or posted on its own, SVGs
-linked).  Inline markup in text is the small Markdown subset ``code``, **bold**, *italic*.
+linked).  Inline markup in text is the small Markdown subset ``code``, **bold**, *italic*.  The HTML page
+fits a 1280-pixel window: wide tables scroll inside their own box, images shrink to the column.
 """
 
 from __future__ import annotations
@@ -24,15 +26,18 @@ MD_NAME = "summary.md"
 HTML_NAME = "report.html"
 
 _CSS = """
+*,*::before,*::after{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:1100px;margin:2em auto;
-padding:0 1em;color:#222;line-height:1.45}
+padding:0 1em;color:#222;line-height:1.45;overflow-wrap:anywhere}
 h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.88em}
+.answer{font-size:1.08em}
+.wide{max-width:100%;overflow-x:auto;margin:.6em 0 1.2em}
+table{border-collapse:collapse;font-size:.88em;overflow-wrap:normal}
 th,td{padding:.25em .6em;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}
-figure{margin:1em 0 2em}figure img{max-width:100%;height:auto;border:1px solid #eee}
+figure{margin:1em 0 2em}figure img{display:block;max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.85em;color:#444;margin-top:.3em}code{background:#f4f4f4;padding:0 .2em}
-pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:.85em}
+pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:.85em;overflow-wrap:normal}
 """
 
 
@@ -56,9 +61,14 @@ class Section:
 
 @dataclass
 class Page:
+    """A report page: ``lead`` (the answer in sentences) and ``figure`` (the answer chart) open it,
+    before the ``intro`` and the ``sections``."""
+
     title: str
     intro: list[str]
     sections: list[Section]
+    lead: list[str] = field(default_factory=list)
+    figure: PageFigure | None = None
 
 
 # ---- Markdown -------------------------------------------------------------------------------------
@@ -77,8 +87,16 @@ def markdown_table(frame: pd.DataFrame, left: int = 1) -> list[str]:
     return out
 
 
+def _md_figure(f: PageFigure) -> list[str]:
+    return [f"![{f.title}]({f.png})", "", f"*{f.caption}*", ""]
+
+
 def to_markdown(page: Page) -> str:
     lines = [f"# {page.title}", ""]
+    for p in page.lead:
+        lines += [p, ""]
+    if page.figure:
+        lines += _md_figure(page.figure)
     for p in page.intro:
         lines += [p, ""]
     for s in page.sections:
@@ -88,7 +106,7 @@ def to_markdown(page: Page) -> str:
         for frame, left in s.tables:
             lines += [*markdown_table(frame, left), ""]
         for f in s.figures:
-            lines += [f"![{f.title}]({f.png})", "", f"*{f.caption}*", ""]
+            lines += _md_figure(f)
         if s.code:
             lines += ["```", *s.code, "```", ""]
     return "\n".join(lines)
@@ -112,7 +130,7 @@ def inline_html(text: str) -> str:
 def _html_table(frame: pd.DataFrame) -> str:
     shown = frame.map(lambda v: inline_html(str(v))) if len(frame) else frame
     shown.columns = [inline_html(str(c)) for c in frame.columns]
-    return shown.to_html(index=False, escape=False, border=0, na_rep="")
+    return '<div class="wide">' + shown.to_html(index=False, escape=False, border=0, na_rep="") + "</div>"
 
 
 def _html_figure(f: PageFigure, out_dir: Path, embed: bool) -> str:
@@ -129,8 +147,12 @@ def _html_figure(f: PageFigure, out_dir: Path, embed: bool) -> str:
 
 def to_html(page: Page, out_dir: Path, embed: bool = True) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{html.escape(page.title)}</title>", f"<style>{_CSS}</style></head><body>",
              f"<h1>{inline_html(page.title)}</h1>"]
+    parts += [f'<p class="answer">{inline_html(p)}</p>' for p in page.lead]
+    if page.figure:
+        parts.append(_html_figure(page.figure, out_dir, embed))
     parts += [f"<p>{inline_html(p)}</p>" for p in page.intro]
     for s in page.sections:
         parts.append(f"<h2>{inline_html(s.title)}</h2>")

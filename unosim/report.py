@@ -3,17 +3,18 @@
 :func:`make_report` takes runs ``(label, records, meta)`` (see :mod:`unosim.stats` for the columns)
 and writes PNG charts, ``summary.csv`` and ``summary.md`` into one folder; :func:`make_match_report`
 does the same for match-mode runs (by team in partners mode).  Every estimate comes with a 95%
-confidence interval.
+confidence interval.  :func:`report_charts` lists the charts of a set of runs without drawing them,
+and :func:`write_chart` writes one of them (``unosim plot``).
 
-Figures are built with :class:`matplotlib.figure.Figure` on an Agg canvas, never through pyplot, so
-nothing is displayed, the caller's backend is left alone and figures are freed once saved.  All
+Charts follow :mod:`unosim.charts`: at most six series a panel (small multiples beyond that), one
+colour-blind-safe colour per series, plain-word labels, the caption under the image on the page.  All
 per-round work is vectorised numpy (``bincount``/``histogram``), so million-row runs are fast.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,30 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from unosim.charts import (
+    DPI,
+    FIGSIZE,
+    MAX_SERIES,
+    OKABE_ITO,
+    PALETTE,
+    REFERENCE,
+    STYLE,
+    ChartError,
+    chart_options,
+    dodge,
+    figure_title,
+    legend,
+    new_figure,
+    new_panels,
+    palette,
+    panel_title,
+    plain,
+    save_figure,
+    set_title,
+)
 from unosim.match import scoring_text, summarize_matches
 from unosim.pages import Page, PageFigure, Section, write_pages
 from unosim.paired import paired_difference
@@ -33,60 +54,18 @@ from unosim.stats import mean_ci, policy_table, proportion_ci, seat_table, summa
 
 __all__ = ["make_report", "make_match_report", "tables", "fmt_pm", "fmt_ci", "caption_text", "reproduce_command",
            "STYLE", "DPI", "FIGSIZE", "new_figure", "save_figure", "legend", "set_title", "dodge",
-           "run_labels", "OKABE_ITO"]
+           "run_labels", "OKABE_ITO", "PALETTE", "Chart", "report_charts", "write_chart"]
 
-#: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
-
-#: With more runs than colours, the next eight get the next marker / line style.
-MARKERS = ("o", "s", "^", "D")
-LINESTYLES = ("-", "--", ":", "-.")
-LEGEND_ROWS = 14
-
-FIGSIZE = (8.0, 4.5)
-DPI = 200  # publication resolution (PNG); every chart is also written as SVG
 CLIP_QUANTILE = 0.995
 TARGET_BINS = 60
 LEVEL = 0.95
 
-STYLE: dict[str, Any] = {
-    "font.size": 10,
-    "axes.titlesize": 12,
-    "axes.titleweight": "bold",
-    "axes.labelsize": 10,
-    "xtick.labelsize": 9,
-    "ytick.labelsize": 9,
-    "legend.fontsize": 8.5,
-    "legend.frameon": False,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "axes.grid.axis": "y",
-    "grid.color": "#d9d9d9",
-    "grid.linewidth": 0.6,
-    "axes.axisbelow": True,
-    "axes.prop_cycle": mpl.cycler(color=list(OKABE_ITO)),
-}
-
 Run = tuple[str, pd.DataFrame, Mapping[str, Any]]
-
-
-class _Styled:
-    """Marker and line style of a run drawn with others: past the 8 palette colours they differ."""
-
-    order: int
-
-    @property
-    def marker(self) -> str:
-        return MARKERS[(self.order // len(OKABE_ITO)) % len(MARKERS)]
-
-    @property
-    def linestyle(self) -> str:
-        return LINESTYLES[(self.order // len(OKABE_ITO)) % len(LINESTYLES)]
+Items = Sequence[tuple[Mapping[str, Any], int]]
 
 
 @dataclass
-class _Prepared(_Styled):
+class _Prepared:
     """One run with everything the charts and tables need, computed once."""
 
     label: str
@@ -95,8 +74,6 @@ class _Prepared(_Styled):
     summary: dict[str, Any]
     seats: pd.DataFrame
     policies: pd.DataFrame
-    color: str
-    order: int = 0  # position among the runs: past the 8 palette colours, markers and dashes differ
 
     @property
     def players(self) -> int:
@@ -105,6 +82,67 @@ class _Prepared(_Styled):
     @property
     def games(self) -> int:
         return int(self.summary["games"])
+
+    @property
+    def name(self) -> str:
+        """The label as a chart shows it (plain words)."""
+        return plain(self.label)
+
+
+@dataclass
+class Chart:
+    """One chart of a report, not yet drawn: its file name, its title and caption on the page, and
+    ``draw`` (builds the figure).  The caption is the note on how to read it followed by what the
+    numbers depend on (:func:`caption_text`)."""
+
+    name: str
+    title: str
+    note: str
+    items: Items
+    unit: str
+    draw: Callable[[], Figure]
+
+    @property
+    def caption(self) -> str:
+        return " ".join(t for t in (self.note, caption_text(self.items, self.unit)) if t)
+
+    def save(self, out_dir: Path) -> Path:
+        return save_figure(self.draw(), Path(out_dir) / self.name, self.caption)
+
+    def page_figure(self) -> PageFigure:
+        return PageFigure(self.name, self.title, self.caption)
+
+
+def _groups(runs: Sequence[Any]) -> list[list[Any]]:
+    """The runs of each panel: all in one panel up to :data:`MAX_SERIES`, else one panel per run."""
+    return [list(runs)] if len(runs) <= MAX_SERIES else [[r] for r in runs]
+
+
+def _panels(runs: Sequence[Any], sharex: bool = False, sharey: bool = True) -> tuple[Figure, list[tuple[Axes, list[Any]]]]:
+    """A figure with one panel (a few runs) or small multiples (one run a panel), paired with its runs."""
+    groups = _groups(runs)
+    fig, axes = new_panels(len(groups), sharex=sharex, sharey=sharey)
+    if len(groups) > 1:
+        for ax, (r,) in zip(axes, groups, strict=True):
+            panel_title(ax, plain(r.label))
+    return fig, list(zip(axes, groups, strict=True))
+
+
+def _title(fig: Figure, panels: Sequence[tuple[Axes, Any]], what: str, scope: str) -> None:
+    if len(panels) == 1:
+        set_title(panels[0][0], what, scope)
+    else:
+        figure_title(fig, what, scope)
+
+
+def _outer(fig: Figure, panels: Sequence[tuple[Axes, Any]], xlabel: str, ylabel: str) -> None:
+    """Axis labels: on the axes of a single panel, once for the whole figure of small multiples."""
+    if len(panels) == 1:
+        panels[0][0].set_xlabel(xlabel)
+        panels[0][0].set_ylabel(ylabel)
+    else:
+        fig.supxlabel(xlabel, fontsize=10)
+        fig.supylabel(ylabel, fontsize=10)
 
 
 # ---- formatting ------------------------------------------------------------------------------------
@@ -154,56 +192,15 @@ def _share_text(k: int, n: int) -> str:
     return f"{pct:.1f}%" if pct >= 1 else f"{pct:.2f}%"
 
 
-def set_title(ax: Axes, what: str, scope: str) -> None:
-    """Bold left-aligned title; the scope goes on a second line when the whole would be too long."""
-    sep = "\n" if len(what) + len(scope) > 62 else " — "
-    ax.set_title(f"{what}{sep}{scope}", loc="left")
+# ---- round charts ------------------------------------------------------------------------------------
 
 
-# ---- figures --------------------------------------------------------------------------------------
-
-
-def new_figure(entries: int = 0) -> tuple[Figure, Axes]:
-    """A figure of :data:`FIGSIZE`, wider when a legend of ``entries`` lines goes outside the axes."""
-    extra = 2.5 * math.ceil(entries / LEGEND_ROWS) if entries > 5 else 0.0
-    fig = Figure(figsize=(FIGSIZE[0] + extra, FIGSIZE[1]), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig, fig.add_subplot()
-
-
-def save_figure(fig: Figure, path: Path) -> Path:
-    """Write ``path`` (PNG at :data:`DPI`) and its SVG twin; returns the PNG path."""
-    fig.savefig(path, dpi=DPI, facecolor="white")
-    fig.savefig(path.with_suffix(".svg"), facecolor="white")
-    fig.clear()
-    return path
-
-
-def legend(ax: Axes, loc: str = "best") -> None:
-    """Legend inside the axes, or outside on the right when it has many entries."""
-    n = len(ax.get_legend_handles_labels()[1])
-    if n > 5:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=math.ceil(n / LEGEND_ROWS),
-                  fontsize="small" if n > LEGEND_ROWS else None)
-    else:
-        ax.legend(loc=loc)
-
-
-def dodge(i: int, k: int, width: float = 0.6) -> float:
-    step = min(0.18, width / max(k, 1))
-    return (i - (k - 1) / 2.0) * step
-
-
-def _fair_share_lines(ax: Axes, runs: Sequence[_Prepared], xmax: dict[int, float]) -> None:
-    """Dashed line at 1/players: one grey line if all runs agree, else one per run in its colour."""
-    counts = sorted({r.players for r in runs})
-    if len(counts) == 1:
-        p = counts[0]
-        ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
-        return
-    for r in runs:
-        ax.hlines(1.0 / r.players, -0.5, xmax[id(r)], ls="--", lw=1.0, color=r.color, alpha=0.8,
-                  label=f"fair share {r.label} (1/{r.players})", zorder=1)
+def _fair_share_lines(ax: Axes, players: Sequence[int]) -> None:
+    """Grey dashed line at 1/players for each player count shown (labelled by the count when several)."""
+    counts = sorted(set(players))
+    for p in counts:
+        ax.axhline(1.0 / p, ls="--", lw=1.0, color=REFERENCE, zorder=1,
+                   label=f"fair share (1/{p})" if len(counts) == 1 else f"fair share, {p} players (1/{p})")
 
 
 def _rate_points(ax: Axes, x: np.ndarray, table: pd.DataFrame, color: str, label: str,
@@ -216,33 +213,42 @@ def _rate_points(ax: Axes, x: np.ndarray, table: pd.DataFrame, color: str, label
                 color=color, label=label, zorder=3)
 
 
-def _seat_chart(runs: Sequence[_Prepared], path: Path) -> Path:
-    fig, ax = new_figure(len(runs))
-    nmax = max(r.players for r in runs)
-    for i, r in enumerate(runs):
-        x = np.arange(r.players) + dodge(i, len(runs))
-        _rate_points(ax, x, r.seats, r.color, r.label, r.marker)
-    _fair_share_lines(ax, runs, {id(r): r.players - 0.5 for r in runs})
+def _seat_ticks(group: Sequence[_Prepared], detailed: bool) -> list[str]:
+    nmax = max(r.players for r in group)
+    if not detailed:
+        return [str(s) for s in range(nmax)]
     labels = []
     for s in range(nmax):
-        pols = {r.seats["policy"].iloc[s] for r in runs if s < r.players}
+        pols = {r.seats["policy"].iloc[s] for r in group if s < r.players}
         where = "\n(dealer's left)" if s == 0 else ""
         pol = f"\n{pols.pop()}" if len(pols) == 1 and "?" not in pols else ""
         labels.append(f"Seat {s}{where}{pol}")
-    ax.set_xticks(np.arange(nmax), labels)
-    ax.set_xlim(-0.6, nmax - 0.4)
-    ax.margins(y=0.15)
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
-    ax.set_xlabel("Seat, in turn order (seat 0 acts first)")
-    ax.set_ylabel("Win rate (% of rounds)")
-    set_title(ax, "Win rate by seat", _scope(runs))
-    capped = sum(int(r.summary["capped_games"]) for r in runs)
-    note = "Error bars: 95% Wilson confidence interval."
-    if capped:
+    return labels
+
+
+def _seat_figure(runs: Sequence[_Prepared]) -> Figure:
+    fig, panels = _panels(runs)
+    for ax, group in panels:
+        for i, (r, color) in enumerate(zip(group, palette(len(group)), strict=True)):
+            _rate_points(ax, np.arange(r.players) + dodge(i, len(group)), r.seats, color, r.name)
+        _fair_share_lines(ax, [r.players for r in group])
+        nmax = max(r.players for r in group)
+        ax.set_xticks(np.arange(nmax), _seat_ticks(group, detailed=len(panels) == 1))
+        ax.set_xlim(-0.6, nmax - 0.4)
+        ax.margins(y=0.15)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    _outer(fig, panels, "Seat, in turn order (seat 0 acts first)", "Win rate (% of rounds)")
+    _title(fig, panels, "Win rate by seat", _scope(runs))
+    if len(panels) == 1:
+        legend(panels[0][0])
+    return fig
+
+
+def _seat_note(runs: Sequence[_Prepared]) -> str:
+    note = "Error bars: 95% Wilson confidence interval; dashed: the fair share 1/players."
+    if any(int(r.summary["capped_games"]) for r in runs):
         note += " Rounds stopped at the turn cap count as a loss for every seat."
-    _footer(fig, note, runs)
-    legend(ax)
-    return save_figure(fig, path)
+    return note
 
 
 def _quantile_from_counts(counts: np.ndarray, q: float) -> int:
@@ -257,97 +263,109 @@ def _int_values(a: np.ndarray) -> np.ndarray:
     return a.astype(np.int64, copy=False)
 
 
-def _dist_chart(
-    runs: Sequence[_Prepared],
-    data: Sequence[np.ndarray],
-    means: Sequence[tuple[Any, Any]],
-    unit: str,
-    xlabel: str,
-    title: str,
-    scope: str,
-    path: Path,
-    extra: Sequence[str] | None = None,
-    clip_data: Sequence[np.ndarray] | None = None,
-    share_of: str = "rounds",
-) -> Path:
-    """Step histograms (share of values per unit) on shared integer-aligned bins, clipped at 99.5%.
+@dataclass
+class _Dist:
+    """What a distribution chart shows: integer values per run, the mean ± se of each, the unit of a
+    value (``turns``), what is counted (``rounds``) and an optional note per run."""
 
-    The clip is the largest per-run 99.5th percentile of ``clip_data`` (default ``data``; runs with
-    no clip data are skipped), so e.g. rounds stopped at the turn cap do not set the axis.
-    Shares are out of all values of the run, including those beyond the clip.
-    """
-    fig, ax = new_figure(len(runs))
-    counts = [np.bincount(d) if d.size else np.zeros(0, dtype=np.int64) for d in data]
+    data: Sequence[np.ndarray]
+    means: Sequence[tuple[Any, Any]]
+    unit: str
+    xlabel: str
+    title: str
+    scope: str
+    extra: Sequence[str] = ()
+    clip_data: Sequence[np.ndarray] | None = None
+    share_of: str = "rounds"
+
+
+def _bins(d: _Dist, counts: Sequence[np.ndarray]) -> tuple[int, int, int, int]:
+    """(first value, last value shown, bin width, number of bins): integer-aligned, clipped at 99.5%."""
     present = [c for c in counts if c.size]
+    lo = min(int(np.flatnonzero(c)[0]) for c in present)
+    clip_counts = [np.bincount(x) for x in (d.clip_data or d.data) if x.size] or present
+    hi = max(max(_quantile_from_counts(c, CLIP_QUANTILE) for c in clip_counts), lo)
+    width = max(1, math.ceil((hi - lo + 1) / TARGET_BINS))
+    return lo, hi, width, math.ceil((hi - lo + 1) / width)
+
+
+def _dist_figure(runs: Sequence[Any], d: _Dist) -> Figure:
+    """Step histograms (share of rounds in each bin) on shared integer-aligned bins, clipped at 99.5%.
+
+    Shares are out of all values of the run, including those beyond the clip; the clip is the largest
+    per-run 99.5th percentile of ``clip_data`` (default ``data``)."""
+    fig, panels = _panels(runs, sharex=True)
+    counts = [np.bincount(x) if x.size else np.zeros(0, dtype=np.int64) for x in d.data]
+    index = {id(r): i for i, r in enumerate(runs)}
     z = z_value(LEVEL)
-    if present:
-        lo = min(int(np.flatnonzero(c)[0]) for c in present)
-        clip_counts = [np.bincount(d) for d in (clip_data or data) if d.size] or present
-        hi = max(_quantile_from_counts(c, CLIP_QUANTILE) for c in clip_counts)
-        hi = max(hi, lo)
-        width = max(1, math.ceil((hi - lo + 1) / TARGET_BINS))
-        nbins = math.ceil((hi - lo + 1) / width)
-        edges = lo - 0.5 + width * np.arange(nbins + 1)
-        for i, (r, c) in enumerate(zip(runs, counts, strict=True)):
-            mean, se = means[i]
-            label = f"{r.label}: mean {fmt_pm(mean, z * se if _isnum(se) else None, unit=unit)}"
-            if extra and extra[i]:
-                label += f" {extra[i]}"
+    if not any(c.size for c in counts):
+        for ax, _ in panels:
+            ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color=REFERENCE)
+        _outer(fig, panels, d.xlabel, f"Share of {d.share_of}")
+        _title(fig, panels, d.title, d.scope)
+        return fig
+    lo, hi, width, nbins = _bins(d, counts)
+    edges = lo - 0.5 + width * np.arange(nbins + 1)
+    for ax, group in panels:
+        for r, color in zip(group, palette(len(group)), strict=True):
+            i = index[id(r)]
+            mean, se = d.means[i]
+            label = f"{r.name}: mean {fmt_pm(mean, z * se if _isnum(se) else None, unit=d.unit)}"
+            if d.extra and d.extra[i]:
+                label += f" {d.extra[i]}"
+            c = counts[i]
             if not c.size:
-                ax.plot([], [], color=r.color, label=f"{r.label}: no data")
+                ax.plot([], [], color=color, label=f"{r.name}: no data")
                 continue
             padded = np.zeros(lo + nbins * width, dtype=np.int64)
             take = min(c.size, padded.size)
             padded[:take] = c[:take]
-            binned = padded[lo:].reshape(nbins, width).sum(axis=1)
-            share = 100.0 * binned / c.sum() / width
-            ax.stairs(share, edges, color=r.color, ls=r.linestyle, lw=1.8, label=label, zorder=3)
+            share = 100.0 * padded[lo:].reshape(nbins, width).sum(axis=1) / c.sum()
+            ax.stairs(share, edges, color=color, lw=1.8, label=label, zorder=3)
             if _isnum(mean) and float(mean) <= edges[-1]:
-                ax.axvline(float(mean), color=r.color, ls=":", lw=1.2, zorder=2)
+                ax.axvline(float(mean), color=color, ls=":", lw=1.2, zorder=2)
         ax.set_xlim(edges[0], edges[-1])
-        clip_note = f"clipped at the 99.5th percentile, {hi:,} {unit}"
-        ax.set_xlabel(f"{xlabel} ({clip_note})")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylim(bottom=0)
-        legend(ax, loc="upper right")
-    else:
-        ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="#555555")
-        ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"Share of {share_of} (% per {unit.removesuffix('s') or 'unit'})")
-    set_title(ax, title, scope)
-    _footer(fig, "Dotted lines: means. Legend: mean ± 95% confidence half-width.", runs)
-    return save_figure(fig, path)
+        ax.yaxis.set_major_formatter(PercentFormatter(100.0, decimals=None))
+    share = f"Share of {d.share_of}" + (f" in each {width}-{d.unit.removesuffix('s')} bin" if width > 1 else "")
+    _outer(fig, panels, f"{d.xlabel} (axis ends at the 99.5th percentile, {hi:,})", share)
+    _title(fig, panels, d.title, d.scope)
+    if len(panels) == 1:
+        legend(panels[0][0], loc="upper right")
+    return fig
 
 
-def _policy_chart(runs: Sequence[_Prepared], path: Path) -> Path:
-    fig, ax = new_figure(len(runs))
+DIST_NOTE = "Dotted lines: means; legend: mean ± 95% confidence half-width."
+
+
+def _policy_figure(runs: Sequence[_Prepared]) -> Figure:
+    fig, panels = _panels(runs)
     names = list(dict.fromkeys(n for r in runs for n in r.policies.index))
     pos = {n: i for i, n in enumerate(names)}
-    for i, r in enumerate(runs):
-        x = np.array([pos[n] for n in r.policies.index], dtype=float) + dodge(i, len(runs))
-        _rate_points(ax, x, r.policies, r.color, r.label, r.marker)
-    _fair_share_lines(ax, runs, {id(r): len(names) - 0.5 for r in runs})
-    ticks = []
-    for n in names:
-        seats = {int(r.policies.loc[n, "seats"]) for r in runs if n in r.policies.index}
-        if len(seats) == 1:
-            k = seats.pop()
-            ticks.append(f"{n}\n({k} seat{'' if k == 1 else 's'})")
-        else:
-            ticks.append(n)
-    ax.set_xticks(np.arange(len(names)), ticks)
-    ax.set_xlim(-0.6, len(names) - 0.4)
-    ax.margins(y=0.15)
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
-    ax.set_xlabel("Policy (seats it holds)")
-    ax.set_ylabel("Win rate per seat (% of rounds)")
-    set_title(ax, "Win rate per seat by policy", _scope(runs))
-    _footer(fig, "Per-seat share: a policy's wins / (rounds × seats it holds). "
-            "Error bars: 95% Wilson confidence interval.", runs)
-    legend(ax)
-    return save_figure(fig, path)
+    for ax, group in panels:
+        for i, (r, color) in enumerate(zip(group, palette(len(group)), strict=True)):
+            x = np.array([pos[n] for n in r.policies.index], dtype=float) + dodge(i, len(group))
+            _rate_points(ax, x, r.policies, color, r.name)
+        _fair_share_lines(ax, [r.players for r in group])
+        ticks = []
+        for n in names:
+            seats = {int(r.policies.loc[n, "seats"]) for r in group if n in r.policies.index}
+            k = seats.pop() if len(seats) == 1 else None
+            ticks.append(f"{plain(n)}\n({k} seat{'' if k == 1 else 's'})" if k else plain(n))
+        ax.set_xticks(np.arange(len(names)), ticks)
+        ax.set_xlim(-0.6, len(names) - 0.4)
+        ax.margins(y=0.15)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    _outer(fig, panels, "Policy (seats it holds)", "Win rate per seat (% of rounds)")
+    _title(fig, panels, "Win rate per seat by policy", _scope(runs))
+    if len(panels) == 1:
+        legend(panels[0][0])
+    return fig
 
 
+POLICY_NOTE = ("Per-seat share: a policy's wins / (rounds × seats it holds). Error bars: 95% Wilson "
+               "confidence interval; dashed: the fair share 1/players.")
 # ---- tables ---------------------------------------------------------------------------------------
 
 
@@ -462,21 +480,12 @@ def reproduce_command(meta: Mapping[str, Any]) -> str:
     return " ".join(parts) + "   # " + ", ".join(notes)
 
 
-def _footer(fig: Figure, note: str, runs: Sequence[_Prepared], unit: str = "rounds") -> None:
-    """Grey two-part note under the axes: how to read the chart, then what the numbers depend on."""
-    import textwrap
-
-    caption = caption_text([(r.meta, r.games) for r in runs], unit)
-    text = "\n".join([note, *textwrap.wrap(caption, 150)])
-    fig.supxlabel(text, x=0.01, ha="left", fontsize=7.5, color="#555555")
-
-
 # ---- paired effects vs the first arm ---------------------------------------------------------------
 
 #: Paired metrics of the rule-effects chart: (key, panel title, axis label, scale).
 EFFECT_METRICS = (
-    ("turns", "Game length", "Δ mean turns per round (turns)", 1.0),
-    ("first_player_edge", "First player's edge", "Δ seat 0 win rate (percentage points)", 100.0),
+    ("turns", "Round length", "Change in mean turns per round", 1.0),
+    ("first_player_edge", "First player's edge", "Change (percentage points)", 100.0),
 )
 #: The :func:`unosim.paired.paired_difference` metric behind each key (the 1/players fair share of the
 #: first player's edge cancels in a difference between runs with the same player count).
@@ -510,57 +519,43 @@ def _effects_frame(runs: Sequence[_Prepared]) -> pd.DataFrame:
                                        "ci_hi", "n", "common_seed"])
 
 
-def _wide_range_scale(ax: Axes, lo: np.ndarray, hi: np.ndarray, ratio: float = 25.0) -> bool:
-    """Switch the x axis to symlog when a few effects dwarf the typical interval (e.g. a rule that
-    multiplies game length next to rules that change it by a turn); True if it did."""
-    ok = np.isfinite(lo) & np.isfinite(hi)
-    if not ok.any():
-        return False
-    half = np.median((hi[ok] - lo[ok]) / 2)
-    span = float(np.max(np.abs(np.concatenate([lo[ok], hi[ok]]))))
-    thresh = max(float(half) * 2, 1e-9)
-    if span / thresh <= ratio:
-        return False
-    ax.set_xscale("symlog", linthresh=thresh)
-    ax.set_xlim(min(float(lo[ok].min()) * 1.5, -thresh), max(float(hi[ok].max()) * 1.5, thresh))
-    return True
-
-
-def _effects_chart(runs: Sequence[_Prepared], effects: pd.DataFrame, path: Path) -> Path:
+def _effects_figure(effects: pd.DataFrame) -> Figure:
+    """One row per arm, one panel per metric: the paired difference and its 95% interval on a linear
+    axis that includes zero (one series a panel: the arms are named on the y axis)."""
     arms = list(dict.fromkeys(effects["label"]))
-    colors = {r.label: r.color for r in runs}
-    height = max(3.4, 1.5 + 0.42 * len(arms))
-    fig = Figure(figsize=(FIGSIZE[0] + 2.0, height), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, len(EFFECT_METRICS), sharey=True)
+    fig, axes = new_panels(len(EFFECT_METRICS), size=(FIGSIZE[0] + 2.0, max(3.0, 1.6 + 0.38 * len(arms))),
+                           sharey=True)
     y = np.arange(len(arms))[::-1]
     for ax, (key, what, xlabel, scale) in zip(axes, EFFECT_METRICS, strict=True):
         sub = effects[effects["metric"] == key].set_index("label").loc[arms]
-        for yi, arm in zip(y, arms, strict=True):
-            row = sub.loc[arm]
-            d, lo, hi = scale * row["diff"], scale * row["ci_lo"], scale * row["ci_hi"]
-            ax.errorbar([d], [yi], xerr=[[max(d - lo, 0)], [max(hi - d, 0)]], fmt="o", ms=5, capsize=4,
-                        elinewidth=1.6, color=colors.get(arm, OKABE_ITO[0]), zorder=3)
-        ax.axvline(0.0, color="#555555", lw=1.0, ls="--", zorder=1)
-        if _wide_range_scale(ax, scale * sub["ci_lo"].to_numpy(float), scale * sub["ci_hi"].to_numpy(float)):
-            xlabel += ", symmetric log scale"
+        d, lo, hi = (scale * sub[c].to_numpy(float) for c in ("diff", "ci_lo", "ci_hi"))
+        ax.errorbar(d, y, xerr=np.vstack([np.clip(d - lo, 0, None), np.clip(hi - d, 0, None)]), fmt="o", ms=5,
+                    capsize=4, elinewidth=1.6, color=PALETTE[0], label="paired difference", zorder=3)
+        ax.axvline(0.0, color=REFERENCE, lw=1.0, ls="--", zorder=1, label="no effect")
+        _include_zero(ax, "x", np.concatenate([lo, hi, d]))
         ax.set_xlabel(xlabel)
         ax.set_title(what, loc="left", fontsize=10)
         ax.set_ylim(-0.6, len(arms) - 0.4)
         ax.grid(axis="x", color="#d9d9d9", lw=0.6)
         ax.grid(axis="y", visible=False)
+    axes[0].set_yticks(y, [plain(a) for a in arms])
     bases = list(dict.fromkeys(effects["baseline"]))
-    axes[0].set_yticks(y, arms)
-    axes[0].set_ylabel("Arm")
-    versus = bases[0] if len(bases) == 1 else "the first run with as many players"
-    fig.suptitle(f"Paired effect of each arm vs {versus}", x=0.01, ha="left",
-                 fontsize=12, fontweight="bold")
-    shown = [r for r in runs if r.label in arms or r.label in bases]
-    _footer(fig, "Points: mean paired difference (arm − baseline) on rounds with the same game index; "
-            "bars: 95% confidence interval.", shown)
-    return save_figure(fig, path)
+    versus = plain(bases[0]) if len(bases) == 1 else "the first run with as many players"
+    figure_title(fig, "Effect of each arm", f"compared with {versus}")
+    return fig
 
 
+EFFECTS_NOTE = ("Points: mean paired difference (arm minus baseline) on rounds with the same game index; bars: "
+                "95% confidence interval; dashed: no effect.")
+
+
+def _include_zero(ax: Axes, axis: str, values: np.ndarray, pad: float = 0.08) -> None:
+    """Linear limits of ``axis`` that hold every finite value and zero, with a margin."""
+    v = values[np.isfinite(values)]
+    lo, hi = min(0.0, float(v.min()) if v.size else 0.0), max(0.0, float(v.max()) if v.size else 0.0)
+    span = (hi - lo) or 1.0
+    limits = (lo - pad * span, hi + pad * span)
+    (ax.set_xlim if axis == "x" else ax.set_ylim)(*limits)
 # ---- sweeps over the number of players ---------------------------------------------------------------
 
 
@@ -637,70 +632,95 @@ def _match_frame(runs: Sequence[Run]) -> pd.DataFrame:
     return _by_series_then_players(pd.DataFrame(rows))
 
 
-def _players_chart(frame: pd.DataFrame, value: str, lo: str, hi: str, ylabel: str, title: str,
-                   items: Sequence[tuple[Mapping[str, Any], int]], unit: str, path: Path,
-                   scale: float = 1.0, zero_line: str | None = None) -> Path:
-    """Lines against the number of players, one per series, with 95% error bars."""
-    fig, ax = new_figure()
-    groups = list(dict.fromkeys(frame["series"]))
-    for i, name in enumerate(groups):
-        g = frame[frame["series"] == name]
-        x = g["players"].to_numpy(float) + dodge(i, len(groups), 0.3)
-        v = scale * g[value].to_numpy(float)
-        err = np.vstack([np.clip(v - scale * g[lo].to_numpy(float), 0, None),
-                         np.clip(scale * g[hi].to_numpy(float) - v, 0, None)])
-        ax.errorbar(x, v, yerr=err, fmt="-o", ms=4.5, lw=1.6, capsize=3.5, elinewidth=1.4,
-                    color=OKABE_ITO[i % len(OKABE_ITO)], label=name, zorder=3)
-    if zero_line:
-        ax.axhline(0.0, color="#555555", lw=1.0, ls="--", label=zero_line, zorder=1)
+@dataclass
+class _Sweep:
+    """A chart against the number of players: the column of values, of its interval bounds, the axis
+    label, the title, and whether the value is an effect (a dashed zero line) or a level."""
+
+    value: str
+    lo: str
+    hi: str
+    ylabel: str
+    title: str
+    scale: float = 1.0
+    zero_line: str | None = None
+
+
+def _players_figure(frame: pd.DataFrame, s: _Sweep) -> Figure:
+    """Lines against the number of players, one per series (small multiples beyond six), with 95%
+    error bars at the true player counts and a y axis that includes zero."""
+    groups = [_Series(name) for name in dict.fromkeys(frame["series"])]
+    fig, panels = _panels(groups)
     counts = sorted(set(frame["players"]))
-    ax.set_xticks(counts)
-    ax.set_xlabel("Number of players")
-    ax.set_ylabel(ylabel)
-    set_title(ax, title, f"{counts[0]}–{counts[-1]} players")
-    if len(groups) > 1 or zero_line:
-        legend(ax)
-    import textwrap
+    for ax, group in panels:
+        for g, color in zip(group, palette(len(group)), strict=True):
+            sub = frame[frame["series"] == g.label]
+            v = s.scale * sub[s.value].to_numpy(float)
+            err = np.vstack([np.clip(v - s.scale * sub[s.lo].to_numpy(float), 0, None),
+                             np.clip(s.scale * sub[s.hi].to_numpy(float) - v, 0, None)])
+            ax.errorbar(sub["players"].to_numpy(float), v, yerr=err, fmt="-o", ms=4.5, lw=1.6, capsize=3.5,
+                        elinewidth=1.4, color=color, label=g.name, zorder=3)
+        if s.zero_line:
+            ax.axhline(0.0, color=REFERENCE, lw=1.0, ls="--", label=s.zero_line, zorder=1)
+        values = s.scale * frame[[s.value, s.lo, s.hi]].to_numpy(float).ravel()
+        if s.zero_line:  # an effect: zero in view, with room on both sides
+            _include_zero(ax, "y", values, pad=0.05)
+        else:  # a level: the axis starts at zero
+            ax.set_ylim(0, 1.08 * max(float(np.nanmax(values)), 1e-9))
+        ax.set_xticks(counts)
+    _outer(fig, panels, "Number of players", s.ylabel)
+    _title(fig, panels, s.title, f"{counts[0]}–{counts[-1]} players")
+    if len(panels) == 1 and (len(groups) > 1 or s.zero_line):
+        legend(panels[0][0])
+    return fig
 
-    caption = caption_text(items, unit)
-    fig.supxlabel("\n".join(["Error bars: 95% confidence interval.", *textwrap.wrap(caption, 150)]),
-                  x=0.01, ha="left", fontsize=7.5, color="#555555")
-    return save_figure(fig, path)
+
+@dataclass
+class _Series:
+    """A line of a sweep chart (the runs that differ only by the number of players)."""
+
+    label: str
+
+    @property
+    def name(self) -> str:
+        return plain(self.label)
 
 
-def _sweep_charts(runs: Sequence[_Prepared], out: Path) -> dict[str, tuple[Path, str]]:
+SWEEP_NOTE = "Error bars: 95% confidence interval."
+EDGE_TEXT = "First player's edge (percentage points)"
+
+
+def _sweep_charts(runs: Sequence[_Prepared]) -> list[Chart]:
     frame = _players_frame(runs)
     items = [(r.meta, r.games) for r in runs]
-    return {
-        "first_player_edge_by_players.png": (_players_chart(
-            frame, "first_player_edge", "edge_ci_lo", "edge_ci_hi",
-            "Seat 0 win rate − 1/players (percentage points)", "First player's edge by number of players",
-            items, "rounds", out / "first_player_edge_by_players.png", scale=100.0,
-            zero_line="no edge (fair share)"), "First player's edge by number of players"),
-        "turns_by_players.png": (_players_chart(
-            frame, "mean_turns", "turns_ci_lo", "turns_ci_hi", "Mean turns per round (turns)",
-            "Round length by number of players", items, "rounds", out / "turns_by_players.png"),
-            "Round length by number of players"),
-    }
+    edge = _Sweep("first_player_edge", "edge_ci_lo", "edge_ci_hi", EDGE_TEXT,
+                  "First player's edge by number of players", 100.0, "no edge (fair share)")
+    turns = _Sweep("mean_turns", "turns_ci_lo", "turns_ci_hi", "Mean turns per round",
+                   "Round length by number of players")
+    return [
+        Chart("first_player_edge_by_players.png", "First player's edge by number of players",
+              SWEEP_NOTE + " First player's edge: seat 0's win rate minus the fair share 1/players.", items,
+              "rounds", lambda: _players_figure(frame, edge)),
+        Chart("turns_by_players.png", "Round length by number of players", SWEEP_NOTE, items, "rounds",
+              lambda: _players_figure(frame, turns)),
+    ]
 
 
-def _match_sweep_charts(runs: Sequence[Run], out: Path) -> dict[str, tuple[Path, str]]:
+def _match_sweep_charts(runs: Sequence[Run]) -> list[Chart]:
     frame = _match_frame(runs)
     items = [(m, len(rec)) for _, rec, m in runs]
-    return {
-        "rounds_per_match_by_players.png": (_players_chart(
-            frame, "mean_rounds", "rounds_ci_lo", "rounds_ci_hi", "Mean rounds per match (rounds)",
-            "Match length by number of players", items, "matches",
-            out / "rounds_per_match_by_players.png"), "Match length by number of players"),
-        "match_win_by_players.png": (_players_chart(
-            frame, "first_player_match_edge", "edge_ci_lo", "edge_ci_hi",
-            "Seat 0 match win rate − 1/players (percentage points)",
-            "First seat's match win edge by number of players", items, "matches",
-            out / "match_win_by_players.png", scale=100.0, zero_line="no edge (fair share)"),
-            "First seat's match win edge by number of players"),
-    }
-
-
+    rounds = _Sweep("mean_rounds", "rounds_ci_lo", "rounds_ci_hi", "Mean rounds per match",
+                    "Match length by number of players")
+    edge = _Sweep("first_player_match_edge", "edge_ci_lo", "edge_ci_hi",
+                  "First player's match edge (percentage points)",
+                  "First player's match edge by number of players", 100.0, "no edge (fair share)")
+    return [
+        Chart("rounds_per_match_by_players.png", "Match length by number of players", SWEEP_NOTE, items,
+              "matches", lambda: _players_figure(frame, rounds)),
+        Chart("match_win_by_players.png", "First player's match edge by number of players",
+              SWEEP_NOTE + " Match edge: seat 0's match win rate minus the fair share 1/players.", items,
+              "matches", lambda: _players_figure(frame, edge)),
+    ]
 # ---- tables API --------------------------------------------------------------------------------------
 
 
@@ -721,9 +741,8 @@ def _unique_labels(runs: Sequence[Run]) -> list[Run]:
 def _prepare(runs: Sequence[Run]) -> list[_Prepared]:
     return [
         _Prepared(label=str(label), records=rec, meta=meta, summary=summarize(rec, meta),
-                  seats=seat_table(rec, meta, LEVEL), policies=policy_table(rec, meta, LEVEL),
-                  color=OKABE_ITO[i % len(OKABE_ITO)], order=i)
-        for i, (label, rec, meta) in enumerate(runs)
+                  seats=seat_table(rec, meta, LEVEL), policies=policy_table(rec, meta, LEVEL))
+        for label, rec, meta in runs
     ]
 
 
@@ -770,7 +789,7 @@ def _frame(header: Sequence[str], rows: Sequence[Sequence[str]]) -> pd.DataFrame
     return pd.DataFrame([list(r) for r in rows], columns=list(header))
 
 
-def _round_sections(runs: Sequence[_Prepared], figures: Mapping[str, PageFigure]) -> list[Section]:
+def _round_sections(runs: Sequence[_Prepared], figures: Collection[str]) -> list[Section]:
     z = z_value(LEVEL)
     head = ["Run", "Rules", "Deck", "Policies", "Players", "Rounds", "Mean turns", "Seat 0 win rate",
             "Mean winner points", "Capped rounds"]
@@ -860,9 +879,133 @@ def _reproduce_section(runs: Sequence[Run]) -> Section:
 # ---- entry point ----------------------------------------------------------------------------------
 
 
-def _figure(name: str, title: str, items: Sequence[tuple[Mapping[str, Any], int]], unit: str = "rounds"
-            ) -> PageFigure:
-    return PageFigure(name, title, caption_text(items, unit))
+def _round_charts(prepared: Sequence[_Prepared]) -> list[Chart]:
+    scope = _scope(prepared)
+    items = [(r.meta, r.games) for r in prepared]
+    turns = [_int_values(r.records["turns"].to_numpy()) for r in prepared]
+    won_turns = [_int_values(r.records["turns"].to_numpy()[r.records["winner"].to_numpy() >= 0])
+                 for r in prepared]
+    capped = [int(r.summary["capped_games"]) for r in prepared]
+    length = _Dist(turns, [(r.summary["mean_turns"], r.summary["se_turns"]) for r in prepared], "turns",
+                   "Turns per round", "Round length", scope,
+                   extra=[f"({_share_text(c, r.games)} capped)" if c else "" for c, r in zip(capped, prepared,
+                                                                                              strict=True)],
+                   clip_data=won_turns)
+    points = _Dist([_int_values(r.records["winner_points"].to_numpy()[r.records["winner"].to_numpy() >= 0])
+                    for r in prepared],
+                   [(r.summary["mean_winner_points"], r.summary["se_winner_points"]) for r in prepared], "points",
+                   "Points scored by the round winner", "Points scored by the round winner", scope)
+    charts = [Chart("seat_win_rate.png", "Win rate by seat", _seat_note(prepared), items, "rounds",
+                    lambda: _seat_figure(prepared)),
+              Chart("game_length.png", "Distribution of round length", DIST_NOTE, items, "rounds",
+                    lambda: _dist_figure(prepared, length)),
+              Chart("winner_points.png", "Points scored by the round winner", DIST_NOTE, items, "rounds",
+                    lambda: _dist_figure(prepared, points))]
+    if any(len(r.policies) > 1 for r in prepared):
+        charts.append(Chart("policy_win_rate.png", "Win rate per seat by policy", POLICY_NOTE, items, "rounds",
+                            lambda: _policy_figure(prepared)))
+    return charts
+
+
+def _effects_charts(prepared: Sequence[_Prepared], effects: pd.DataFrame) -> list[Chart]:
+    shown = set(effects["label"]) | set(effects["baseline"])
+    items = [(r.meta, r.games) for r in prepared if r.label in shown]
+    return [Chart("rule_effects.png", "Paired rule effects", EFFECTS_NOTE, items, "rounds",
+                  lambda: _effects_figure(effects))]
+
+
+#: The chart a page opens with, in order of preference, when the caller names none.
+ANSWER_CHARTS = ("rule_effects.png", "first_player_edge_by_players.png", "match_win_by_players.png",
+                 "match_win_rate_by_policy.png", "match_win_rate_by_team.png", "seat_win_rate.png")
+
+
+def _answer_chart(charts: Sequence[Chart], headline: str | None) -> Chart | None:
+    by_name = {c.name: c for c in charts}
+    for name in (headline, *ANSWER_CHARTS):
+        if name in by_name:
+            return by_name[name]
+    return charts[0] if charts else None
+
+
+def _split(runs: Sequence[Run]) -> tuple[list[Run], list[_Prepared], list[Run], dict[str, pd.DataFrame]]:
+    runs = _unique_labels(runs)
+    match_runs = [r for r in runs if _is_match(r[2])]
+    prepared = _prepare([r for r in runs if not _is_match(r[2])])
+    return runs, prepared, match_runs, _tables(prepared, match_runs)
+
+
+def _charts_of(prepared: Sequence[_Prepared], match_runs: Sequence[Run], tabs: Mapping[str, pd.DataFrame]
+               ) -> list[Chart]:
+    charts: list[Chart] = []
+    if prepared:
+        charts += _round_charts(prepared)
+        if "effects" in tabs:
+            charts += _effects_charts(prepared, tabs["effects"])
+        if "players" in tabs:
+            charts += _sweep_charts(prepared)
+    if match_runs and _is_sweep([m for _, _, m in match_runs]):
+        charts += _match_sweep_charts(match_runs)
+    return charts
+
+
+def report_charts(runs: Sequence[Run], match_report: bool = False) -> list[Chart]:
+    """The charts :func:`make_report` (or, with ``match_report``, :func:`make_match_report`) draws for
+    ``runs``, not yet drawn: each :class:`Chart` has a ``name``, a page ``caption`` and ``draw()``."""
+    if not runs:
+        raise ChartError("no runs to chart")
+    if match_report:
+        return _match_charts(_prepare_matches(runs))
+    _, prepared, match_runs, tabs = _split(runs)
+    return _charts_of(prepared, match_runs, tabs)
+
+
+def write_chart(runs: Sequence[Run], name: str, path: Path | str, *, width: float | None = None,
+                height: float | None = None, dpi: int = DPI, caption: bool = False,
+                match_report: bool = False) -> Path:
+    """Write one chart of the report of ``runs`` to ``path`` (PNG, with an SVG twin).  ``name`` is a
+    chart's file name with or without ``.png`` (e.g. ``rule_effects``); ``width``/``height`` in
+    inches; ``caption`` draws the caption into the image.  Returns the PNG path."""
+    with chart_options(width, height, dpi, caption), mpl.rc_context(STYLE):
+        charts = report_charts(runs, match_report)
+        want = name if name.endswith(".png") else f"{name}.png"
+        chart = next((c for c in charts if c.name == want), None)
+        if chart is None:
+            names = ", ".join(c.name.removesuffix(".png") for c in charts)
+            raise ChartError(f"no chart {name!r} for these runs; accepted: {names}")
+        out = Path(path)
+        if out.suffix.lower() != ".png":
+            out = out / chart.name if out.is_dir() or not out.suffix else out.with_suffix(".png")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        return save_figure(chart.draw(), out, chart.caption)
+
+
+def _answer_lines(runs: Sequence[Run], lead: Sequence[str], effects: pd.DataFrame | None) -> list[str]:
+    """The sentences a page opens with: the runs' own answer (``meta["answer_sentences"]``, written by
+    ``compare`` and ``sweep``), else the caller's ``lead``, else one line per paired effect."""
+    for _, _, meta in runs:
+        said = meta.get("answer_sentences")
+        if said:
+            return [str(s) for s in said]
+    if lead:
+        return list(lead)
+    return _effect_sentences(effects) if effects is not None else []
+
+
+def _effect_sentences(effects: pd.DataFrame) -> list[str]:
+    z = z_value(LEVEL)
+    out = []
+    for arm in dict.fromkeys(effects["label"]):
+        sub = effects[effects["label"] == arm].set_index("metric")
+        t, e = sub.loc["turns"], sub.loc["first_player_edge"]
+        turns = fmt_pm(t["diff"], z * t["se"] if _isnum(t["se"]) else None, unit="turns")
+        edge = fmt_pm(100 * e["diff"], 100 * z * e["se"] if _isnum(e["se"]) else None, unit="percentage points")
+        out.append(f"**{plain(arm)}** compared with {plain(t['baseline'])} ({int(t['players'])} players): "
+                   f"mean round length {_signed(turns)}, first player's edge {_signed(edge)} (95% intervals).")
+    return out
+
+
+def _signed(text: str) -> str:
+    return text if text.startswith(("-", "n/a")) else f"+{text}"
 
 
 def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim report",
@@ -876,48 +1019,33 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
     ``turns_by_players``; for match runs spanning several player counts ``rounds_per_match_by_players``
     and ``match_win_by_players``.  Every chart is written as ``.png`` (:data:`DPI` dpi) and ``.svg``.
     Also ``summary.csv`` (round runs), one CSV per table of :func:`tables`, ``summary.md`` and a
-    self-contained ``report.html``.  ``lead`` paragraphs open the pages (e.g. a study's question and
-    answer); the chart named ``headline`` comes first, under them.  Returns ``{file name: path}``
-    for each file written.
+    self-contained ``report.html``.  The pages open with the answer (the runs'
+    ``meta["answer_sentences"]``, else ``lead``, else one sentence per paired effect) and the answer
+    chart (``headline``, else the paired effects, else the first player's edge by players).
+    Returns ``{file name: path}`` for each file written.
     """
     if not runs:
         raise ValueError("make_report needs at least one run")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    runs = _unique_labels(runs)
-    round_runs = [r for r in runs if not _is_match(r[2])]
-    match_runs = [r for r in runs if _is_match(r[2])]
-    prepared = _prepare(round_runs)
-    tabs = _tables(prepared, match_runs)
+    runs, prepared, match_runs, tabs = _split(runs)
+    charts = _charts_of(prepared, match_runs, tabs)
     written: dict[str, Path] = {}
-    figures: dict[str, PageFigure] = {}
-    sections: list[Section] = []
     with mpl.rc_context(STYLE):
-        if prepared:
-            items = [(r.meta, r.games) for r in prepared]
-            _round_charts(prepared, out, written, figures, items)
-            sections += _round_sections(prepared, figures)
-            if "effects" in tabs:
-                written["rule_effects.png"] = _effects_chart(prepared, tabs["effects"], out / "rule_effects.png")
-                shown = set(tabs["effects"]["label"]) | set(tabs["effects"]["baseline"])
-                figures["rule_effects.png"] = _figure("rule_effects.png", "Paired rule effects", [
-                    (r.meta, r.games) for r in prepared if r.label in shown])
-                sections.append(_effects_section(tabs["effects"]))
-            if "players" in tabs:
-                for name, (path, fig_title) in _sweep_charts(prepared, out).items():
-                    written[name], figures[name] = path, _figure(name, fig_title, items)
-                sections.append(_players_section(tabs["players"]))
-        if match_runs:
-            sections.append(_match_section(tabs["matches"]))
-            if _is_sweep([m for _, _, m in match_runs]):
-                items = [(m, len(rec)) for _, rec, m in match_runs]
-                for name, (path, fig_title) in _match_sweep_charts(match_runs, out).items():
-                    written[name], figures[name] = path, _figure(name, fig_title, items, "matches")
-    for name in [n for n in written if n.endswith(".png")]:
-        written[name.removesuffix(".png") + ".svg"] = out / (name.removesuffix(".png") + ".svg")
-    if headline in figures:
-        sections.insert(0, Section("Headline chart", figures=[figures.pop(headline)]))
-    sections.append(Section("Charts", figures=list(figures.values())))
+        for c in charts:
+            written[c.name] = c.save(out)
+            written[c.name.removesuffix(".png") + ".svg"] = out / (c.name.removesuffix(".png") + ".svg")
+    answer = _answer_chart(charts, headline)
+    sections: list[Section] = []
+    if prepared:
+        sections += _round_sections(prepared, {c.name for c in charts})
+        if "effects" in tabs:
+            sections.append(_effects_section(tabs["effects"]))
+        if "players" in tabs:
+            sections.append(_players_section(tabs["players"]))
+    if match_runs:
+        sections.append(_match_section(tabs["matches"]))
+    sections.append(Section("Charts", figures=[c.page_figure() for c in charts if c is not answer]))
     sections.append(_reproduce_section(runs))
 
     for key, frame in tabs.items():
@@ -925,48 +1053,13 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
         frame.to_csv(out / name, index=False)
         written[name] = out / name
     scope = _scope(prepared) if prepared else f"{len(match_runs)} match runs"
-    intro = [*lead, f"{scope}. Every value is *estimate ± 1.96 × standard error* (a 95% confidence "
+    intro = [f"{scope}. Every value is *estimate ± 1.96 × standard error* (a 95% confidence "
              "interval)." + (" Win rates count every round, including rounds stopped at the turn cap."
                              if prepared else "")]
-    written.update(write_pages(Page(title, intro, sections), out))
+    page = Page(title, intro, sections, lead=_answer_lines(runs, lead, tabs.get("effects")),
+                figure=answer.page_figure() if answer else None)
+    written.update(write_pages(page, out))
     return written
-
-
-def _round_charts(prepared: Sequence[_Prepared], out: Path, written: dict[str, Path],
-                  figures: dict[str, PageFigure], items: Sequence[tuple[Mapping[str, Any], int]]) -> None:
-    scope = _scope(prepared)
-    written["seat_win_rate.png"] = _seat_chart(prepared, out / "seat_win_rate.png")
-    figures["seat_win_rate.png"] = _figure("seat_win_rate.png", "Win rate by seat", items)
-
-    turns = [_int_values(r.records["turns"].to_numpy()) for r in prepared]
-    won_turns = [_int_values(r.records["turns"].to_numpy()[r.records["winner"].to_numpy() >= 0])
-                 for r in prepared]
-    extra = []
-    for r in prepared:
-        c = int(r.summary["capped_games"])
-        extra.append(f"({_share_text(c, r.games)} capped)" if c else "")
-    written["game_length.png"] = _dist_chart(
-        prepared, turns, [(r.summary["mean_turns"], r.summary["se_turns"]) for r in prepared],
-        unit="turns", xlabel="Turns per round", title="Round length", scope=scope,
-        path=out / "game_length.png", extra=extra, clip_data=won_turns)
-    figures["game_length.png"] = _figure("game_length.png", "Distribution of round length", items)
-
-    points = []
-    for r in prepared:
-        rec = r.records
-        points.append(_int_values(rec["winner_points"].to_numpy()[rec["winner"].to_numpy() >= 0]))
-    written["winner_points.png"] = _dist_chart(
-        prepared, points,
-        [(r.summary["mean_winner_points"], r.summary["se_winner_points"]) for r in prepared],
-        unit="points", xlabel="Points scored by the round winner",
-        title="Points scored by the round winner", scope=scope, path=out / "winner_points.png")
-    figures["winner_points.png"] = _figure("winner_points.png", "Points scored by the round winner", items)
-
-    if any(len(r.policies) > 1 for r in prepared):
-        written["policy_win_rate.png"] = _policy_chart(prepared, out / "policy_win_rate.png")
-        figures["policy_win_rate.png"] = _figure("policy_win_rate.png", "Win rate per seat by policy", items)
-
-
 # ---- match mode -----------------------------------------------------------------------------------
 #
 # :func:`make_match_report` takes match-mode runs ``(label, records, meta)`` (records of
@@ -984,19 +1077,21 @@ def fmt_ci(p: Any, lo: Any, hi: Any) -> str:
 
 
 @dataclass
-class _MatchRun(_Styled):
+class _MatchRun:
     """One match-mode run and its summary (:func:`unosim.match.summarize_matches`)."""
 
     label: str
     records: pd.DataFrame
     meta: Mapping[str, Any]
     summary: dict[str, Any]
-    color: str
-    order: int = 0
 
     @property
     def games(self) -> int:
         return len(self.records)
+
+    @property
+    def name(self) -> str:
+        return plain(self.label)
 
     @property
     def partners(self) -> bool:
@@ -1049,65 +1144,84 @@ def _line_up_frame(r: _MatchRun) -> pd.DataFrame:
     return _rate_frame(keys, [row["win_rate"] for row in rows], [(row["ci_lo"], row["ci_hi"]) for row in rows])
 
 
-def _match_rate_chart(runs: Sequence[_MatchRun], tables: Sequence[pd.DataFrame], fair: Sequence[int],
-                      xlabel: str, ylabel: str, title: str, note: str, path: Path) -> Path:
-    """Rates with 95% error bars per category (union over runs), dodged by run; dashed fair shares."""
-    fig, ax = new_figure()
-    cats = list(dict.fromkeys(k for t in tables for k in t.index))
+
+@dataclass
+class _MatchRate:
+    """A match rate chart: rates per category (one table per run), the fair shares, labels, note."""
+
+    tables: Sequence[pd.DataFrame]
+    fair: Sequence[int]
+    xlabel: str
+    ylabel: str
+    title: str
+
+
+def _match_rate_figure(runs: Sequence[_MatchRun], m: _MatchRate) -> Figure:
+    """Rates with 95% error bars per category (union over runs), dodged by run within a category."""
+    fig, panels = _panels(runs)
+    table = {id(r): t for r, t in zip(runs, m.tables, strict=True)}
+    fair = {id(r): k for r, k in zip(runs, m.fair, strict=True)}
+    cats = list(dict.fromkeys(k for t in m.tables for k in t.index))
     pos = {k: i for i, k in enumerate(cats)}
-    for i, (r, t) in enumerate(zip(runs, tables, strict=True)):
-        x = np.array([pos[k] for k in t.index], dtype=float) + dodge(i, len(runs))
-        _rate_points(ax, x, t, r.color, r.label)
-    for k in sorted(set(fair)):
-        ax.axhline(1.0 / k, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{k})", zorder=1)
-    ax.set_xticks(np.arange(len(cats)), cats, fontsize=9 if len(cats) <= 4 else 7)
-    ax.set_xlim(-0.6, len(cats) - 0.4)
-    ax.margins(y=0.15)
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    set_title(ax, title, _match_scope(runs))
-    if any(int(r.summary["capped_matches"]) for r in runs):
-        note += " Matches stopped at max_rounds count as a loss for everyone."
-    fig.text(0.01, 0.0, note, fontsize=7.5, color="#555555", ha="left", va="bottom")
-    fig.get_layout_engine().set(h_pad=0.12)
-    legend(ax)
-    return save_figure(fig, path)
+    for ax, group in panels:
+        for i, (r, color) in enumerate(zip(group, palette(len(group)), strict=True)):
+            t = table[id(r)]
+            _rate_points(ax, np.array([pos[k] for k in t.index], dtype=float) + dodge(i, len(group)), t, color, r.name)
+        _fair_share_lines(ax, [fair[id(r)] for r in group])
+        ax.set_xticks(np.arange(len(cats)), [plain(c) for c in cats], fontsize=9 if len(cats) <= 4 else 7)
+        ax.set_xlim(-0.6, len(cats) - 0.4)
+        ax.margins(y=0.15)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    _outer(fig, panels, m.xlabel, m.ylabel)
+    _title(fig, panels, m.title, _match_scope(runs))
+    if len(panels) == 1:
+        legend(panels[0][0])
+    return fig
 
 
-def _match_charts(runs: Sequence[_MatchRun], out: Path) -> dict[str, tuple[Path, str]]:
-    """Every match chart that applies to ``runs``: ``{file name: (path, caption)}``."""
-    charts: dict[str, tuple[Path, str]] = {}
-    wilson = "Error bars: 95% Wilson confidence interval."
+def _prepare_matches(runs: Sequence[Run]) -> list[_MatchRun]:
+    bad = [str(label) for label, _, meta in runs if meta.get("mode") != "match"]
+    if bad:
+        raise ValueError(f"run {bad[0]!r} is not a match-mode run; accepted: runs of --mode match")
+    return [_MatchRun(str(label), rec, meta, summarize_matches(rec, dict(meta))) for label, rec, meta in runs]
+
+
+def _match_charts(runs: Sequence[_MatchRun]) -> list[Chart]:
+    """Every match chart that applies to ``runs``."""
+    wilson = "Error bars: 95% Wilson confidence interval; dashed: the fair share."
+    capped = (" Matches stopped at max_rounds count as a loss for everyone."
+              if any(int(r.summary["capped_matches"]) for r in runs) else "")
+    items = [(r.meta, len(r.records)) for r in runs]
+    charts: list[Chart] = []
     solo = [r for r in runs if not r.partners]
     if solo:
-        charts["match_win_rate_by_policy.png"] = (_match_rate_chart(
-            solo, [_policy_frame(r) for r in solo], [int(r.summary["players"]) for r in solo],
-            "Policy", "Match win rate per seat (% of matches)", "Match win rate per seat by policy",
-            "Per-seat share: a policy's match wins / (matches x seats it holds). " + wilson,
-            out / "match_win_rate_by_policy.png"), "Match win rate per seat by policy")
+        m = _MatchRate([_policy_frame(r) for r in solo], [int(r.summary["players"]) for r in solo], "Policy",
+                       "Match win rate per seat (% of matches)", "Match win rate per seat by policy")
+        charts.append(Chart("match_win_rate_by_policy.png", "Match win rate per seat by policy",
+                            "Per-seat share: a policy's match wins / (matches × seats it holds). " + wilson + capped,
+                            items, "matches", lambda: _match_rate_figure(solo, m)))
     teams = [r for r in runs if r.partners]
     if teams:
-        charts["match_win_rate_by_team.png"] = (_match_rate_chart(
-            teams, [_team_frame(r) for r in teams], [int(r.summary["teams"]) for r in teams],
-            "Team (seats i and i + players/2 are partners)", "Match win rate (% of matches)",
-            "Match win rate by team", wilson, out / "match_win_rate_by_team.png"), "Match win rate by team")
+        t = _MatchRate([_team_frame(r) for r in teams], [int(r.summary["teams"]) for r in teams],
+                       "Team (seats i and i + players/2 are partners)", "Match win rate (% of matches)",
+                       "Match win rate by team")
+        charts.append(Chart("match_win_rate_by_team.png", "Match win rate by team", wilson + capped, items,
+                            "matches", lambda: _match_rate_figure(teams, t)))
     mixed = [r for r in teams if r.mixed]
     if mixed:
-        charts["match_win_rate_by_line_up.png"] = (_match_rate_chart(
-            mixed, [_line_up_frame(r) for r in mixed], [int(r.summary["teams"]) for r in mixed],
-            "Team composition (and its opponents)", "Match win rate per team (% of matches)",
-            "Match win rate by team composition",
-            "Grouped by the policies on each team, whatever the seats; (xk): per-team share of k such teams. "
-            + wilson,
-            out / "match_win_rate_by_line_up.png"), "Match win rate by team composition")
-    rounds = [_int_values(r.records["rounds"].to_numpy()) for r in runs]
-    extra = [f"({_share_text(int(r.summary['capped_matches']), int(r.summary['games']))} capped)"
-             if int(r.summary["capped_matches"]) else "" for r in runs]
-    charts["rounds_per_match.png"] = (_dist_chart(
-        runs, rounds, [(r.summary["mean_rounds"], r.summary["se_rounds"]) for r in runs], unit="rounds",
-        xlabel="Rounds per match", title="Rounds per match", scope=_match_scope(runs),
-        path=out / "rounds_per_match.png", extra=extra, share_of="matches"), "Distribution of rounds per match")
+        u = _MatchRate([_line_up_frame(r) for r in mixed], [int(r.summary["teams"]) for r in mixed],
+                       "Team composition (and its opponents)", "Match win rate per team (% of matches)",
+                       "Match win rate by team composition")
+        charts.append(Chart("match_win_rate_by_line_up.png", "Match win rate by team composition",
+                            "Grouped by the policies on each team, whatever the seats; (xk): per-team share of k "
+                            "such teams. " + wilson + capped, items, "matches", lambda: _match_rate_figure(mixed, u)))
+    rounds = _Dist([_int_values(r.records["rounds"].to_numpy()) for r in runs],
+                   [(r.summary["mean_rounds"], r.summary["se_rounds"]) for r in runs], "rounds", "Rounds per match",
+                   "Rounds per match", _match_scope(runs),
+                   extra=[f"({_share_text(int(r.summary['capped_matches']), int(r.summary['games']))} capped)"
+                          if int(r.summary["capped_matches"]) else "" for r in runs], share_of="matches")
+    charts.append(Chart("rounds_per_match.png", "Distribution of rounds per match", DIST_NOTE, items, "matches",
+                        lambda: _dist_figure(runs, rounds)))
     return charts
 
 
@@ -1172,7 +1286,7 @@ def _match_team_sections(runs: Sequence[_MatchRun], z: float) -> list[Section]:
     return [teams, compositions]
 
 
-def _match_page(runs: Sequence[_MatchRun], title: str, charts: Mapping[str, str]) -> Page:
+def _match_page(runs: Sequence[_MatchRun], title: str, charts: Sequence[Chart]) -> Page:
     z = z_value(LEVEL)
     intro = [f"{_match_scope(runs)}. Every rate comes with a 95% confidence interval; every match counts, "
              "including matches stopped at max_rounds (a loss for everyone)."]
@@ -1183,11 +1297,11 @@ def _match_page(runs: Sequence[_MatchRun], title: str, charts: Mapping[str, str]
     teams = [r for r in runs if r.partners]
     if teams:
         sections += _match_team_sections(teams, z)
-    items = [(r.meta, len(r.records)) for r in runs]
-    sections.append(Section("Charts", figures=[_figure(name, caption, items, unit="matches")
-                                               for name, caption in charts.items()]))
+    answer = _answer_chart(charts, None)
+    sections.append(Section("Charts", figures=[c.page_figure() for c in charts if c is not answer]))
     sections.append(Section("Reproduce", code=[f"# {r.label}\n{reproduce_command(r.meta)}" for r in runs]))
-    return Page(title, intro, sections)
+    lead = _answer_lines([(r.label, r.records, r.meta) for r in runs], (), None)
+    return Page(title, intro, sections, lead=lead, figure=answer.page_figure() if answer else None)
 
 
 def make_match_report(runs: Sequence[Run], out_dir: Path | str,
@@ -1201,17 +1315,15 @@ def make_match_report(runs: Sequence[Run], out_dir: Path | str,
     """
     if not runs:
         raise ValueError("make_match_report needs at least one run")
-    bad = [str(label) for label, _, meta in runs if meta.get("mode") != "match"]
-    if bad:
-        raise ValueError(f"run {bad[0]!r} is not a match-mode run; accepted: runs of --mode match")
+    prepared = _prepare_matches(runs)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    prepared = [_MatchRun(str(label), rec, meta, summarize_matches(rec, dict(meta)), OKABE_ITO[i % len(OKABE_ITO)], i)
-                for i, (label, rec, meta) in enumerate(runs)]
+    charts = _match_charts(prepared)
+    written: dict[str, Path] = {}
     with mpl.rc_context(STYLE):
-        charts = _match_charts(prepared, out)
-    written = {name: path for name, (path, _) in charts.items()}
-    written.update(write_pages(_match_page(prepared, title, {n: c for n, (_, c) in charts.items()}), out))
+        for c in charts:
+            written[c.name] = c.save(out)
+    written.update(write_pages(_match_page(prepared, title, charts), out))
     return written
 
 
@@ -1231,6 +1343,14 @@ def _policy_ticks(ax: Axes, x: np.ndarray, table: pd.DataFrame) -> None:
                   ha="right" if slant else "center", rotation_mode="anchor")
 
 
+TOURNAMENT_NOTES = {
+    "tournament_win_rate.png": ("Win rate per seat", "Per-seat share over every line-up; error bars: 95% interval "
+                                "(deals as clusters); dashed: the fair share."),
+    "tournament_rating.png": ("Rating", "Winner first, the rest tied; 400 points = 10:1 odds. Error bars: 95% "
+                              "bootstrap interval over deals; dashed: the field mean."),
+}
+
+
 def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
     fig, ax = new_figure()
     x = np.arange(len(table), dtype=float)
@@ -1241,18 +1361,19 @@ def _tournament_rate_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: P
         rounds = pd.DataFrame({k: table[f"round_{k}"] for k in ("rate", "ci_lo", "ci_hi")})
         _rate_points(ax, x + 0.1, rounds, OKABE_ITO[1], "round win rate")
     p = int(meta["players"])
-    ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
+    ax.axhline(1.0 / p, ls="--", lw=1.0, color=REFERENCE, label=f"fair share (1/{p})", zorder=1)
     _policy_ticks(ax, x, table)
     ax.set_xlim(-0.6, len(table) - 0.4)
     ax.margins(y=0.15)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
     ax.set_ylabel("Win rate per seat")
     set_title(ax, "Tournament win rate per seat", _tournament_scope(meta))
-    fig.text(0.01, 0.0, "Per-seat share over every line-up; error bars: 95% interval (deals as clusters).",
-             fontsize=7.5, color="#555555", ha="left", va="bottom")
-    fig.get_layout_engine().set(h_pad=0.12)
     legend(ax)
-    return save_figure(fig, path)
+    return save_figure(fig, path, _tournament_caption(path.name, meta))
+
+
+def _tournament_caption(name: str, meta: Mapping[str, Any]) -> str:
+    return f"{TOURNAMENT_NOTES[name][1]} {_tournament_scope(meta)}."
 
 
 def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path: Path) -> Path:
@@ -1263,20 +1384,17 @@ def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path:
     yerr = np.vstack([np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)]) if np.isfinite(lo).all() else None
     ax.errorbar(x, r, yerr=yerr, fmt="s", ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
                 color=OKABE_ITO[2], label="rating", zorder=3)
-    ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="field mean", zorder=1)
+    ax.axhline(0.0, ls="--", lw=1.0, color=REFERENCE, label="field mean", zorder=1)
     _policy_ticks(ax, x, table)
     ax.set_xlim(-0.6, len(table) - 0.4)
     ax.margins(y=0.15)
     ax.set_ylabel("Rating (Elo scale)")
     set_title(ax, "Plackett-Luce rating", _tournament_scope(meta))
-    fig.text(0.01, 0.0, "Winner first, the rest tied; 400 points = 10:1 odds. Error bars: 95% bootstrap "
-             "interval over deals.", fontsize=7.5, color="#555555", ha="left", va="bottom")
-    fig.get_layout_engine().set(h_pad=0.12)
     legend(ax)
-    return save_figure(fig, path)
+    return save_figure(fig, path, _tournament_caption(path.name, meta))
 
 
-def _tournament_page(table: pd.DataFrame, meta: Mapping[str, Any], title: str, images: Mapping[str, str]) -> Page:
+def _tournament_page(table: pd.DataFrame, meta: Mapping[str, Any], title: str) -> Page:
     z = z_value(LEVEL)
     match = meta["mode"] == "match"
     head = ["Policy", "Match win rate" if match else "Win rate per seat"]
@@ -1294,8 +1412,8 @@ def _tournament_page(table: pd.DataFrame, meta: Mapping[str, Any], title: str, i
     intro = [f"{_tournament_scope(meta)}; line-ups: {meta['design']}; seed `{meta['seed']}`; every line-up plays "
              "the same deals with rotating seats. Values are estimate ± 1.96 × standard error."]
     results = Section("Results", [f"Rating: {meta['rating_model']}."], [(pd.DataFrame(rows, columns=head), 1)])
-    charts = Section("Charts", figures=[PageFigure(name, caption, _tournament_scope(meta))
-                                        for name, caption in images.items()])
+    charts = Section("Charts", figures=[PageFigure(name, what, _tournament_caption(name, meta))
+                                        for name, (what, _) in TOURNAMENT_NOTES.items()])
     lineups = Section("Line-ups", [f"`{lu['dir']}`: {', '.join(lu['policies'])}" for lu in meta["lineups"]])
     return Page(title, intro, [results, charts, lineups])
 
@@ -1308,11 +1426,10 @@ def make_tournament_report(table: pd.DataFrame, meta: Mapping[str, Any], out_dir
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     table = table.sort_values("rating", ascending=False)
-    captions = {"tournament_win_rate.png": "Win rate per seat", "tournament_rating.png": "Rating"}
     with mpl.rc_context(STYLE):
         written = {"tournament_win_rate.png": _tournament_rate_chart(table, meta, out / "tournament_win_rate.png"),
                    "tournament_rating.png": _tournament_rating_chart(table, meta, out / "tournament_rating.png")}
-    written.update(write_pages(_tournament_page(table, meta, title, captions), out,
+    written.update(write_pages(_tournament_page(table, meta, title), out,
                                names=("tournament.md", "tournament.html")))
     return written
 
@@ -1322,10 +1439,8 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
     """Convergence of a tuning run (:mod:`unosim.tune`): the candidates' win rates per generation
     (mean and best; all candidates of a generation on the same deals) with the out-of-sample win
     rates of the tuned and starting policies, and the search mean's parameters per generation."""
-    with mpl.rc_context(STYLE):
-        fig = Figure(figsize=(FIGSIZE[0], 7.0), dpi=DPI, layout="constrained")
-        FigureCanvasAgg(fig)
-        ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2, sharex=None)
+    with mpl.rc_context(STYLE), chart_options(caption=True):  # a chart on its own: its note goes in the image
+        fig, (ax, bx) = new_panels(2, size=(FIGSIZE[0], 7.0), cols=1)
         x = history["games"].to_numpy(float)
         ax.plot(x, history["mean_rate"], "-o", ms=3, color=OKABE_ITO[0], label="generation mean")
         ax.plot(x, history["best_rate"], ":", marker=".", color=OKABE_ITO[1], label="generation best")
@@ -1335,21 +1450,21 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
             ax.errorbar([end + k * 0.02 * end], [e["rate"]], yerr=[[e["rate"] - e["ci_lo"]], [e["ci_hi"] - e["rate"]]],
                         fmt="s", ms=5, capsize=4, color=color, label=f"{key}, out of sample (95% CI)", zorder=3)
         p = int(meta["players"])
-        ax.axhline(1.0 / p, ls="--", lw=1.0, color="#555555", label=f"fair share (1/{p})", zorder=1)
+        ax.axhline(1.0 / p, ls="--", lw=1.0, color=REFERENCE, label=f"fair share (1/{p})", zorder=1)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
         ax.set_ylabel("Candidate win rate")
         set_title(ax, f"Tuning {meta['policy']} with CMA-ES",
                    f"{p} players vs {', '.join(dict.fromkeys(meta['against']))}, {meta['rules']}")
         legend(ax)
-        for i, prm in enumerate(meta["params"]):
-            bx.plot(x, history[f"mean_{prm['name']}"], "-", color=OKABE_ITO[i % len(OKABE_ITO)], label=prm["name"])
+        params = list(meta["params"])[:MAX_SERIES]
+        for prm, color in zip(params, palette(len(params)), strict=True):
+            bx.plot(x, history[f"mean_{prm['name']}"], "-", color=color, label=plain(prm["name"]))
         bx.set_xlabel(f"Training rounds ({meta['popsize']} candidates x {meta['games_per_eval']:,} rounds "
                       "per generation)")
         bx.set_ylabel("Search mean")
-        bx.set_title("Parameters of the search mean", loc="left")
+        more = len(meta["params"]) - len(params)
+        bx.set_title("Parameters of the search mean" + (f" (the first {len(params)}; {more} more in "
+                     "history.csv)" if more > 0 else ""), loc="left")
         legend(bx)
-        fig.text(0.01, 0.0, "All candidates of a generation play the same deals; each generation plays fresh "
-                 "ones, so the curves also move with those deals' luck.", fontsize=7.5, color="#555555",
-                 ha="left", va="bottom")
-        fig.get_layout_engine().set(h_pad=0.12)
-        return save_figure(fig, Path(path))
+        return save_figure(fig, Path(path), "All candidates of a generation play the same deals; each generation "
+                           "plays fresh ones, so the curves also move with those deals' luck.")

@@ -421,12 +421,16 @@ def _errorbar(ax, x, y, lo, hi, color, label, marker="o", line=False) -> None:
 
 
 def _edge_markers(ax, x: np.ndarray, t: pd.DataFrame, best: str, line: bool = False) -> None:
-    """Per cell: the paired edge (the estimate), the best arm's raw edge and the control arm's edge."""
-    _errorbar(ax, x + dodge(0, 3), t["paired_edge"], t["paired_edge_lo"], t["paired_edge_hi"], OKABE_ITO[0],
+    """Per cell: the paired edge (the estimate), the best arm's raw edge and the control arm's edge.  Side by
+    side around a category; at the true x on a numeric axis (``line``), where offsets would invent crossings."""
+    def at(i: int) -> np.ndarray:
+        return x if line else x + dodge(i, 3)
+
+    _errorbar(ax, at(0), t["paired_edge"], t["paired_edge_lo"], t["paired_edge_hi"], OKABE_ITO[0],
               f"{best}, paired against greedy on the same deals", line=line)
-    _errorbar(ax, x + dodge(1, 3), t["best_edge"], t["best_edge_lo"], t["best_edge_hi"], OKABE_ITO[5],
+    _errorbar(ax, at(1), t["best_edge"], t["best_edge_lo"], t["best_edge_hi"], OKABE_ITO[5],
               f"{best}, win rate - fair share", marker="^")
-    _errorbar(ax, x + dodge(2, 3), t["control_edge"], t["control_edge_lo"], t["control_edge_hi"], "#999999",
+    _errorbar(ax, at(2), t["control_edge"], t["control_edge_lo"], t["control_edge_hi"], "#999999",
               "greedy in its seat (fair baseline)", marker="s")
     ax.axhline(0.0, ls="--", lw=1.0, color="#555555", label="fair share", zorder=1)
     ax.yaxis.set_major_formatter(_PP)
@@ -513,29 +517,26 @@ def _variance_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
     head = _headline_variance(t)
     fig, (ax,) = _new(height=3.6)
     colors = {"strategy": OKABE_ITO[3], "deal": OKABE_ITO[0], "residual": OKABE_ITO[5]}
-    floor = 1e-5
     ticks, labels = [], []
     for i, (_, r) in enumerate(head.iterrows()):
         for j, k in enumerate(COMPONENTS):
             y = i * (len(COMPONENTS) + 1) + j
-            v = max(r[f"share_{k}"], floor)
-            lo, hi = max(r[f"share_{k}_lo"], floor), max(r[f"share_{k}_hi"], floor)
+            v, lo, hi = r[f"share_{k}"], r[f"share_{k}_lo"], r[f"share_{k}_hi"]
             ax.barh(y, v, left=0, color=colors[k], height=0.75)
             if math.isfinite(lo) and math.isfinite(hi):
                 ax.errorbar(v, y, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="none", ecolor="#333333",
                             capsize=3, lw=1.0)
-            ax.text(max(v, hi if math.isfinite(hi) else v) * 1.3, y, f"{_pct3(r[f'share_{k}'])}%",
+            ax.text(max(v, hi if math.isfinite(hi) else v) + 0.02, y, f"{_pct3(r[f'share_{k}'])}%",
                     va="center", fontsize=8.5)
             ticks.append(y)
             labels.append(f"{r['outcome']}, {int(r['players'])}p: {k}")
-    ax.set_xscale("log")
-    ax.set_xlim(floor, 4.0)
+    ax.set_xlim(0.0, 1.15)  # a linear axis from zero: bars compare by length
     ax.set_yticks(ticks, labels)
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{100 * v:g}%"))
     ax.grid(axis="x", color="#d9d9d9", lw=0.6)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("Share of the variance of the focal seat's win/loss (log scale)")
+    ax.set_xlabel("Share of the variance of the focal seat's win/loss")
     set_title(ax, "Skill or luck? What explains who wins", f"{best} vs greedy, official rules")
     fig.text(0.01, 0.0, "Variance components of a strategy x deal layout on the same deals; error bars: "
              "95% bootstrap interval over deals.", **_NOTE)
