@@ -41,6 +41,7 @@ import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
+from .console import compile_seconds
 from .errors import SimulationError
 from .policies import POLICIES, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
@@ -326,9 +327,11 @@ def run_matches(run: MatchRun) -> SimulationResult:
     sm = SEATINGS.index(run.seating)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
+    c0 = compile_seconds()  # every compile or cache load of this run: the policy slot's and the kernel's
     slot = slot_for(pol)
     mi = spec.pack(sm)
-    compile_s = warm_up(n, dk, kind="match")
+    warm_up(n, dk, kind="match")
+    compile_s = compile_seconds() - c0
     out = {
         "winner": np.empty(g, np.int16), "rounds": np.empty(g, np.int32), "end": np.empty(g, np.int8),
         "scores": np.empty((g, n), np.int64), "rwins": np.empty((g, n), np.int32),
