@@ -7,7 +7,6 @@ Light on purpose (click and the standard library only): ``unosim --help`` import
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
 
 import click
 
@@ -24,6 +23,8 @@ def parse_int(option: str, value: object) -> int | None:
     the commands' own ``_int``); ranges are the API's to check, or :class:`Range`'s."""
     if value is None or isinstance(value, int):
         return value
+    from decimal import Decimal, InvalidOperation
+
     text = str(value).strip()
     m = _NUMBER.match(text)
     try:

@@ -10,7 +10,6 @@ This module imports nothing from the package, so every other module can import i
 from __future__ import annotations
 
 import os
-import traceback
 
 
 class UnosimError(ValueError):
@@ -49,6 +48,8 @@ def _engine_frame(filename: str) -> bool:
 def user_frames(exc: BaseException) -> str:
     """The traceback of ``exc`` without unosim's and numba's frames (the last frame when nothing else is
     left), ending with the exception's own line."""
+    import traceback
+
     tb = traceback.extract_tb(exc.__traceback__)
     mine = [f for f in tb if not _engine_frame(f.filename)] or tb[-1:]
     return "".join(traceback.format_list(mine)) + f"{type(exc).__name__}: {exc}"

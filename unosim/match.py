@@ -144,6 +144,11 @@ class MatchSpec:
         """The target as a run's metadata records it: ``None`` for scorings of a fixed number of rounds."""
         return None if self.scoring in _FIXED_LENGTH else self.resolved_target()
 
+    def meta(self) -> dict[str, Any]:
+        """The match options as a run's metadata (and a store cell's key) records them."""
+        return {"scoring": self.scoring, "target": self.target_option(), "partners": self.partners,
+                "max_rounds": self.max_rounds, "dealer": self.dealer, **self.fixed_length_options()}
+
     def fixed_length_options(self) -> dict[str, int | None]:
         """``rounds`` and ``rounds_per_partner`` as a run's metadata records them: resolved where the
         scoring uses them, ``None`` where it does not."""
@@ -370,9 +375,7 @@ def run_matches(run: MatchRun) -> SimulationResult:
     if spec.partners:
         add_team_columns(rec, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
-    meta.update({"mode": "match", "seating": run.seating, "scoring": spec.scoring,
-                 "target": spec.target_option(), "partners": spec.partners, "max_rounds": spec.max_rounds,
-                 "dealer": spec.dealer, **spec.fixed_length_options(),
+    meta.update({"mode": "match", "seating": run.seating, **spec.meta(),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
     if run.policy_files:
         meta["policy_files"] = list(run.policy_files)
