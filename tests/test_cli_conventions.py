@@ -201,3 +201,86 @@ def test_progress_units_are_singular():
     bar.close()
     assert bar.unit == "match" and "match/s" in out.getvalue() and "matche" not in out.getvalue()
     assert progress_bar(False, 10, "rounds", "x") is None
+
+
+# ---- item 1: a visible first run --------------------------------------------------------------------------
+
+NOTICE_MODULE = """
+def plus_one(x):
+    return x + 1
+"""
+
+
+def test_compile_notice_says_what_and_how_long_only_when_not_cached(tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    from numba import njit, types
+
+    from unosim import console
+
+    (tmp_path / "notice_mod.py").write_text(NOTICE_MODULE)
+    spec = importlib.util.spec_from_file_location("notice_mod", tmp_path / "notice_mod.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sig = types.int64(types.int64)
+    monkeypatch.setitem(console.KERNELS, "plus_one", ("the test kernel", "a moment"))
+    monkeypatch.setattr(console._State, "notice", True)
+    monkeypatch.setattr(console._State, "quiet", False)
+    assert not console.is_cached(mod.plus_one, sig)
+    before = console.compile_seconds()
+    with console.compiling("plus_one", mod.plus_one, sig):
+        assert njit(sig, cache=True)(mod.plus_one)(1) == 2
+    assert capsys.readouterr().err == "compiling the test kernel (first run only, then cached; a moment) ...\n"
+    assert console.compile_seconds() > before  # every compile is timed
+    assert console.is_cached(mod.plus_one, sig)
+    with console.compiling("plus_one", mod.plus_one, sig):  # cached: nothing to say
+        pass
+    assert capsys.readouterr().err == ""
+    (tmp_path / "__pycache__").rename(tmp_path / "gone")
+    monkeypatch.setattr(console._State, "quiet", True)
+    with console.compiling("plus_one", mod.plus_one, sig):  # --quiet: nothing either
+        pass
+    assert capsys.readouterr().err == ""
+
+
+def test_policy_slot_compile_is_timed(tmp_path):
+    from unosim import console, policies, policy_api
+
+    path = _policy_file(tmp_path, NUMBA_OUT_OF_RANGE.replace("always_99", "timed_slot_99"))
+    policy_api.load_policy_files([path])
+    pol, _ = policies.pack_policies(policies.parse_policies("timed_slot_99,random", 2))
+    before = console.compile_seconds()
+    policy_api.slot_for(pol)
+    assert console.compile_seconds() > before
+
+
+PROBE = ("import sys\nfrom unosim.cli import run\ntry:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+         "nb = sys.modules.get('unosim.nb')\n"
+         "print('PROBE', sorted(m for m in ('matplotlib', 'distributed', 'numba') if m in sys.modules), "
+         "nb.entry.compiled() if nb else [])")
+
+
+def _probe(*args: str) -> str:
+    p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_a_round_run_compiles_no_match_kernel():
+    out = _probe("simulate", "-g", "10", "--threads", "1", "-q")
+    probe = out.splitlines()[-1]
+    assert "'play_batch_nb'" in probe and "play_match_batch_nb" not in probe
+
+
+# ---- item 6: fast text answers from the store ---------------------------------------------------------------
+
+
+def test_store_hit_compare_and_results_load_no_kernel_nor_charts(tmp_path):
+    args = ["compare", "--arm", "official", "--arm", "stacking; label:Stack it", "-g", "300", "--threads", "1",
+            "--store", str(tmp_path / "store"), "-q"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    out = _probe(*args)
+    assert "Stack it" in out and out.splitlines()[-1] == "PROBE ['numba'] []"  # no kernel, no charts, no Dask
+    out = _probe("results", "--store", str(tmp_path / "store"))
+    assert out.splitlines()[-1] == "PROBE [] []"  # the store's list without the engine
