@@ -223,7 +223,7 @@ def test_compile_notice_says_what_and_how_long_only_when_not_cached(tmp_path, mo
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     sig = types.int64(types.int64)
-    monkeypatch.setitem(console.KERNELS, "plus_one", ("the test kernel", "a moment"))
+    monkeypatch.setitem(console.KERNELS, "plus_one", ("the test kernel", "a moment", "~0 s"))
     monkeypatch.setattr(console._State, "notice", True)
     monkeypatch.setattr(console._State, "quiet", False)
     assert not console.is_cached(mod.plus_one, sig)

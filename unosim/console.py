@@ -19,11 +19,11 @@ from typing import Any
 
 _STARTED = time.perf_counter()
 
-#: what each entry kernel is, and about how long its compile takes (2 cores, quiet machine)
+#: what each entry kernel is, and about how long its compile takes (2 cores): in words, and short (spinner)
 KERNELS = {
-    "play_batch_nb": ("the round engine", "about a minute on a quiet machine, several on a busy one"),
-    "play_match_batch_nb": ("the match engine", "about 15 s on a quiet machine, a minute on a busy one"),
-    "heuristics_slot_nb": ("the heuristic policies", "about 10-30 s"),
+    "play_batch_nb": ("the round engine", "about a minute on a quiet machine, several on a busy one", "~1 min"),
+    "play_match_batch_nb": ("the match engine", "about 15 s on a quiet machine, a minute on a busy one", "~15 s"),
+    "heuristics_slot_nb": ("the heuristic policies", "about 10-30 s", "~20 s"),
 }
 #: progress-bar units in the singular (tqdm appends "/s")
 _SINGULAR = {"rounds": "round", "matches": "match", "games": "game", "line-ups": "line-up"}
@@ -95,18 +95,18 @@ def compiling(name: str, fn: Any, signature: Any, cached: bool = True):
 
 
 class _Notice:
-    """One line before a compile: a spinner with the seconds so far on a terminal, else plain text."""
+    """One line before a compile: a spinner with the seconds so far on a terminal (short enough for 80
+    columns), else plain text."""
 
     FRAMES = "|/-\\"
 
-    def __init__(self, what: str, how_long: str) -> None:
-        self.text = f"compiling {what} (first run only, then cached; {how_long})"
+    def __init__(self, what: str, how_long: str, short: str = "") -> None:
+        self.what, self.short = what, short
         self.tty = sys.stderr.isatty()
         self.done = threading.Event()
         if not self.tty:
-            print(self.text + " ...", file=sys.stderr, flush=True)
+            print(f"compiling {what} (first run only, then cached; {how_long}) ...", file=sys.stderr, flush=True)
             return
-        self.what = what
         self.thread = threading.Thread(target=self._spin, daemon=True)
         self.thread.start()
 
@@ -114,7 +114,8 @@ class _Notice:
         t0, k = time.perf_counter(), 0
         while not self.done.wait(0.25):
             k += 1
-            sys.stderr.write(f"\r{self.FRAMES[k % 4]} {self.text}: {time.perf_counter() - t0:.0f} s\x1b[K")
+            sys.stderr.write(f"\r{self.FRAMES[k % 4]} compiling {self.what}, first run only: "
+                             f"{time.perf_counter() - t0:.0f} s ({self.short})\x1b[K")
             sys.stderr.flush()
 
     def stop(self, seconds: float) -> None:
