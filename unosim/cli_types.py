@@ -115,6 +115,9 @@ def quiet_option(f):
 
 #: an example for every command's --help (tests/test_cli.py checks that every command has one)
 EXAMPLES = {
+    "unosim": "unosim simulate -n 4 -p greedy,random -g 100k\n"
+              "unosim compare --arm official --arm 'stacking; label:Stack it' -g 100k\n"
+              "unosim COMMAND --help",
     "simulate": "unosim simulate -n 4 -p greedy,random -g 100k -s 7\n"
                 "unosim simulate --mode match -g 2k --scoring self_loser -o runs/match",
     "rules": "unosim rules\nunosim rules seven_zero",
@@ -134,8 +137,9 @@ EXAMPLES = {
 
 
 def add_examples(group: click.Group) -> None:
-    """Put each command's example (:data:`EXAMPLES`) at the end of its ``--help``."""
-    for name, cmd in group.commands.items():
+    """Put each command's example (:data:`EXAMPLES`; ``unosim``'s own for the group) at the end of its
+    ``--help``."""
+    for name, cmd in [("unosim", group), *group.commands.items()]:
         if name in EXAMPLES and not cmd.epilog:
             lines = EXAMPLES[name].splitlines()
             head = "Examples:" if len(lines) > 1 else "Example:"
