@@ -522,8 +522,9 @@ def format_comparison(df) -> str:
 
 @main.command()
 @click.option("--arm", "arms", multiple=True, required=True,
-              help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label), "
-                   "e.g. --arm official --arm 'official+stacking' --arm 'deck:flip; label:Flip'. Repeat.")
+              help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label; a rules "
+                   "string may come first), "
+                   "e.g. --arm official --arm 'stacking; label:Stack it' --arm 'deck:flip; label:Flip'. Repeat.")
 @click.option("-n", "--players", default="4", show_default=True, type=PLAYERS, help="Number of players, 2..10.")
 @click.option("-g", "--games", type=COUNT, default="100000", show_default=True,
               help="Games per arm (the first step when --precision is set).")
