@@ -157,7 +157,8 @@ def test_every_command_has_an_example_and_typed_options():
 
 
 def test_bad_choice_and_range_are_one_line(cli_error):
-    for args, needle in ((["simulate", "--seating", "bogus"], "'bogus' is not one of 'fixed', 'rotate', 'shuffle'"),
+    for args, needle in ((["simulate", "--seating", "rotated"],
+                          "seating='rotated' is unknown (did you mean 'rotate'?); accepted: fixed, rotate, shuffle"),
                          (["simulate", "-n", "11"], "players=11 is out of range; accepted: 2..10"),
                          (["simulate", "-g", "1e-3"], "--games '1e-3' is not an integer")):
         assert needle in cli_error(args)

@@ -77,20 +77,28 @@ class Range(click.IntRange):
 
 PLAYERS = Range(2, 10)
 SEED = Range(0, 2**64 - 1)
-SEATING = click.Choice(["fixed", "rotate", "shuffle"])
-MODE = click.Choice(["round", "match"])
 #: match scorings (unosim.match.SCORINGS; tests/test_cli.py checks they agree, the engine is not imported here)
 class Choice(click.Choice):
-    """A choice whose ``--help`` shows the main names (``shown``) of a longer list that includes aliases."""
+    """A choice shown in ``--help`` (``shown``: the main names of a list that includes aliases); a value
+    outside it gets the API's one-line error (:func:`unosim.validate.choice`, with a did-you-mean)."""
 
-    def __init__(self, choices: list[str], shown: list[str]) -> None:
+    def __init__(self, choices: list[str], shown: list[str] | None = None) -> None:
         super().__init__(choices)
-        self.shown = shown
+        self.shown = shown or choices
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "[" + "|".join(self.shown) + "]"
 
+    def convert(self, value, param, ctx) -> str:
+        if value in self.choices:
+            return value
+        from .validate import choice
 
+        return choice(param.name if param else "value", value, self.choices)
+
+
+SEATING = Choice(["fixed", "rotate", "shuffle"])
+MODE = Choice(["round", "match"])
 SCORING = Choice(["standard", "self_loser", "lowest_wins", "elimination", "elimination_last_one",
                   "elimination_final_two", "hp_challenge", "tournament_elimination", "lazy", "lazy_scoring",
                   "rotating_partners"],
