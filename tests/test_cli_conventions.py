@@ -164,11 +164,13 @@ def test_bad_choice_and_range_are_one_line(cli_error):
         assert needle in cli_error(args)
 
 
-def test_scoring_choices_match_the_engine():
-    from unosim.cli_types import SCORING
+def test_choices_match_the_api():
+    from unosim.cli_types import BACKEND, MODE, SCORING, SEATING
     from unosim.match import SCORINGS
+    from unosim.validate import BACKENDS, MODES, SEATINGS
 
     assert sorted(SCORING.choices) == sorted(SCORINGS)
+    assert (tuple(BACKEND.choices), tuple(MODE.choices), tuple(SEATING.choices)) == (BACKENDS, MODES, SEATINGS)
 
 
 def test_decks_command_lists_every_deck():

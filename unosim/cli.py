@@ -14,6 +14,7 @@ import click
 
 from . import __version__
 from .cli_types import (
+    BACKEND,
     COUNT,
     DECK_HELP,
     MODE,
@@ -102,7 +103,7 @@ def _backend_options(f):
                      help="--backend dask-local: worker processes (one thread each) [default: all cores].")(f)
     f = click.option("--scheduler", default=None,
                      help="--backend dask: address of a running `dask scheduler`, e.g. tcp://10.0.0.5:8786.")(f)
-    return click.option("--backend", default="local", show_default=True,
+    return click.option("--backend", type=BACKEND, default="local", show_default=True,
                         help="Where the chunks run: local (threads here), dask (--scheduler, an existing "
                              "cluster) or dask-local (--workers, a local cluster). Results do not depend on it.")(f)
 
@@ -124,7 +125,8 @@ def _backend_kw(backend, scheduler, workers) -> dict:
 @click.option("-p", "--policies", default="random", show_default=True,
               help="One policy for every seat, or a comma list (one per seat): random, greedy, "
                    "greedy(challenge=0.5,bluff=0.1).")
-@click.option("-g", "--games", type=COUNT, default="100000", show_default=True, help="Rounds to simulate.")
+@click.option("-g", "--games", type=COUNT, default="100000", show_default=True,
+              help="Rounds to simulate (100k, 1e6, 2M and 1_000_000 work too).")
 @click.option("-s", "--seed", type=SEED, default="0", show_default=True, help="Master seed (0..2**64-1).")
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--deck", default="classic", show_default=True, metavar="DECK", help=DECK_HELP)

@@ -98,6 +98,7 @@ class Choice(click.Choice):
 
 
 SEATING = Choice(["fixed", "rotate", "shuffle"])
+BACKEND = Choice(["local", "dask", "dask-local"])  # unosim.validate.BACKENDS (checked again there)
 MODE = Choice(["round", "match"])
 SCORING = Choice(["standard", "self_loser", "lowest_wins", "elimination", "elimination_last_one",
                   "elimination_final_two", "hp_challenge", "tournament_elimination", "lazy", "lazy_scoring",
