@@ -1,5 +1,7 @@
 #!/usr/bin/env python
-"""`make bench`: rounds per second for standard configurations, and cold / cached compile times.
+"""`make bench`: rounds per second for standard configurations, cold / cached compile times, and the wall
+time of the command line's quick answers (``unosim --help``, a compare answered from the store, ``results``,
+a small ``simulate`` on a warm cache), each against its target.
 
 Rounds/s is the engine's rate that ``simulate`` reports (``summary["games_per_second"]``: the rounds
 played, not the records table built from them afterwards, which costs about 5% more wall time), like the
@@ -28,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import cref
@@ -47,6 +50,39 @@ def startup_seconds(cache_dir: str | None) -> float:
         env["NUMBA_CACHE_DIR"] = cache_dir
     out = subprocess.run([sys.executable, "-c", STARTUP], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def command_seconds(args: list[str], runs: int = 3) -> float:
+    """Wall seconds of ``unosim ARGS`` in a fresh process (median of ``runs``): what a user waits for."""
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "unosim.cli", *args], capture_output=True, check=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+#: the command line's answers: (label, arguments, target wall seconds); {store} is a store filled first
+CLI_ROWS = (
+    ("unosim --help", ["--help"], 0.3),
+    ("compare, all cells stored", ["compare", "--arm", "official", "--arm", "stacking", "-g", "2000",
+                                   "--store", "{store}"], 1.0),
+    ("results (store list)", ["results", "--store", "{store}"], 1.0),
+    ("simulate -g 1000 (cached)", ["simulate", "-g", "1000", "-q"], 1.5),
+)
+
+
+def cli_timings() -> list[dict]:
+    """Each of :data:`CLI_ROWS` timed (the store filled by one compare first), printed as it goes."""
+    rows = []
+    with tempfile.TemporaryDirectory() as store:
+        fill = [a.replace("{store}", store) for a in CLI_ROWS[1][1]]
+        subprocess.run([sys.executable, "-m", "unosim.cli", *fill, "-q"], capture_output=True, check=True)
+        for label, args, target in CLI_ROWS:
+            sec = command_seconds([a.replace("{store}", store) for a in args])
+            rows.append({"command": label, "wall_s": sec, "target_s": target})
+            print(f"{label:<28} {sec:6.2f} s wall  (target {target:g} s; median of 3)", flush=True)
+    return rows
 
 
 def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
@@ -119,6 +155,8 @@ def main() -> None:
     cached = startup_seconds(None)
     print(f"cold compile (empty cache):  {cold:6.1f} s")
     print(f"cached start-up:             {cached:6.2f} s", flush=True)
+    print()
+    cli = cli_timings()
     c_exe = build_c_reference()
     players_list = (4,) if args.quick else (2, 4, 6)
     c_head = f" {'C rounds/s':>12} {'vs C':>8}" if c_exe is not None else ""
@@ -152,7 +190,7 @@ def main() -> None:
                      "rounds_per_s": r, "ratio_to_official": ratio})
         print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({ratio:.2f}x official)", flush=True)
     if args.json:
-        print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "rows": rows}))
+        print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "cli": cli, "rows": rows}))
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ from typing import Any
 import pandas as pd
 
 from . import DEFAULT_GAMES
+from .console import progress_bar
 from .errors import BackendError
 from .sim import SimulationResult
 from .store import Cell, ChunkTask, TasksRun, run_tasks_locally
@@ -188,11 +189,7 @@ class DaskBackend:
 
         if not tasks:
             return TasksRun()
-        bar = None
-        if progress:
-            from tqdm import tqdm
-
-            bar = tqdm(total=sum(t.size for t in tasks), unit=unit[:-1], unit_scale=True, desc=desc, leave=False)
+        bar = progress_bar(progress, sum(t.size for t in tasks), unit, desc, leave=False)
         tag = uuid.uuid4().hex[:8]
         t0 = time.perf_counter()
         futures = {self.client.submit(compute_task, t, key=f"unosim-{type(t).__name__}-{i}-{tag}", retries=RETRIES,

@@ -13,6 +13,20 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .cli_types import (
+    BACKEND,
+    COUNT,
+    DECK_HELP,
+    MODE,
+    PLAYERS,
+    SCORING,
+    SEATING,
+    SEED,
+    add_examples,
+    parse_int,
+    quiet_option,
+)
+from .errors import PolicyRaised, UnosimError
 
 EXIT_USAGE = 2
 
@@ -25,7 +39,7 @@ class CliError(click.ClickException):
 
 
 def _fail(exc: Exception) -> CliError:
-    if getattr(exc, "multiline", False):  # a user policy raised: one line, then the user's traceback
+    if isinstance(exc, PolicyRaised):  # a user policy raised: one line, then the user's own frames
         return CliError(str(exc))
     return CliError(str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__)
 
@@ -57,8 +71,25 @@ def _check_out(out: str | None, create: bool = True) -> Path | None:
     return p
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
+class _Unosim(click.Group):
+    """The command group: a refusal of the library (:class:`~unosim.errors.UnosimError`) raised anywhere
+    in a command, a policy's bad answer or exception in the middle of a run included, ends as ``error: ...``
+    and exit code 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        from .console import configure
+
+        # a compile that is not cached says so first (not with --quiet, given to unosim or to the command)
+        configure(notice=True, quiet=bool(ctx.meta.get("unosim.quiet")))
+        try:
+            return super().invoke(ctx)
+        except UnosimError as e:
+            raise _fail(e) from None
+
+
+@click.group(cls=_Unosim, context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(__version__, prog_name="unosim")
+@quiet_option
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """unosim: Monte-Carlo strategy simulator for UNO and its variants."""
@@ -68,11 +99,11 @@ def main(ctx: click.Context) -> None:
 
 def _backend_options(f):
     """--backend, --scheduler, --workers (unosim.backends)."""
-    f = click.option("--workers", default=None,
+    f = click.option("--workers", type=COUNT, default=None,
                      help="--backend dask-local: worker processes (one thread each) [default: all cores].")(f)
     f = click.option("--scheduler", default=None,
                      help="--backend dask: address of a running `dask scheduler`, e.g. tcp://10.0.0.5:8786.")(f)
-    return click.option("--backend", default="local", show_default=True,
+    return click.option("--backend", type=BACKEND, default="local", show_default=True,
                         help="Where the chunks run: local (threads here), dask (--scheduler, an existing "
                              "cluster) or dask-local (--workers, a local cluster). Results do not depend on it.")(f)
 
@@ -90,32 +121,34 @@ def _backend_kw(backend, scheduler, workers) -> dict:
 @click.option("--rules", "rules", default="official", show_default=True,
               help="Rules string: presets and options joined by '+', e.g. 'official+stacking'. "
                    "See `unosim rules` and `unosim presets`.")
-@click.option("--players", default="4", show_default=True, help="Number of players, 2..10.")
-@click.option("--policies", default="random", show_default=True,
+@click.option("-n", "--players", default="4", show_default=True, type=PLAYERS, help="Number of players, 2..10.")
+@click.option("-p", "--policies", default="random", show_default=True,
               help="One policy for every seat, or a comma list (one per seat): random, greedy, "
                    "greedy(challenge=0.5,bluff=0.1).")
-@click.option("--games", default="100000", show_default=True, help="Rounds to simulate.")
-@click.option("--seed", default="0", show_default=True, help="Master seed (0..2**64-1).")
-@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
-@click.option("--deck", default="classic", show_default=True, help="Deck: classic.")
-@click.option("--batch-size", default=None, help="Rounds per batch (progress granularity; with --out, per chunk file).")
-@click.option("--out", default=None, help="Directory for records.parquet, summary.json and meta.json.")
+@click.option("-g", "--games", type=COUNT, default="100000", show_default=True,
+              help="Rounds to simulate (100k, 1e6, 2M and 1_000_000 work too).")
+@click.option("-s", "--seed", type=SEED, default="0", show_default=True, help="Master seed (0..2**64-1).")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--deck", default="classic", show_default=True, metavar="DECK", help=DECK_HELP)
+@click.option("--batch-size", type=COUNT, default=None, help="Rounds per batch (progress granularity; with --out, per chunk file).")
+@click.option("-o", "--out", metavar="DIR", default=None, help="Directory for records.parquet, summary.json and meta.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--report/--no-report", default=False, help="With --out, also write charts and summary.md.")
-@click.option("--seating", default="fixed", show_default=True,
+@click.option("--seating", type=SEATING, default="fixed", show_default=True,
               help="fixed (policy i in seat i), rotate (every policy plays every seat equally often) or "
                    "shuffle (random seats per game).")
-@click.option("--mode", default="round", show_default=True,
+@click.option("--mode", type=MODE, default="round", show_default=True,
               help="round (one round per game) or match (full games to a target score; --games counts matches).")
-@click.option("--scoring", default="standard", show_default=True,
+@click.option("--scoring", type=SCORING, default="standard", show_default=True,
               help="Match scoring: standard, self_loser, lowest_wins, elimination, lazy, rotating_partners.")
-@click.option("--target", default=None, help="Match target score [default: 500; 200 for self_loser].")
+@click.option("--target", type=COUNT, default=None, help="Match target score [default: 500; 200 for self_loser].")
 @click.option("--partners", is_flag=True, help="Match: seats i and i+n/2 play as a team.")
-@click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
+@click.option("--max-rounds", type=COUNT, default="1000", show_default=True, help="Match: cap on rounds.")
 @click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
 @click.option("--policy-file", "policy_files", multiple=True,
               help="Python file defining policies (repeatable); see `unosim policies`.")
 @_backend_options
+@quiet_option
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
              mode, scoring, target, partners, max_rounds, round_records, policy_files, backend, scheduler,
              workers) -> None:
@@ -130,7 +163,7 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         if mode == "match":
             kw.update(scoring=scoring, target=_int("target", target), partners=partners,
                       max_rounds=_int("max-rounds", max_rounds), round_records=round_records)
-        elif target is not None or partners or round_records or scoring != "standard" or max_rounds != "1000":
+        elif target is not None or partners or round_records or scoring != "standard" or max_rounds != 1000:
             raise CliError("--target/--scoring/--partners/--max-rounds/--round-records apply to --mode match "
                            "only; accepted: add --mode match")
         if out is None and (report or round_records):
@@ -170,10 +203,9 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
 
 
 def _int(option: str, value: str | None) -> int | None:
-    """An integer option's text (``1_000_000`` allowed); its range is checked by the API."""
-    from .validate import parse_cli_int
-
-    return parse_cli_int(option, value)
+    """An integer option's text (``1_000_000``, ``1e6``, ``100k``, ``2M`` allowed); its range is checked by
+    the API."""
+    return parse_int(option, value)
 
 
 def _f(x, spec: str) -> str:
@@ -190,7 +222,7 @@ def _interrupted_line(s: dict) -> list[str]:
 
 def format_summary(s: dict) -> str:
     """A readable table of the summary with 95% confidence half-widths."""
-    from .report import fmt_pm
+    from .fmt import fmt_pm
 
     lines = [
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}",
@@ -219,8 +251,8 @@ def format_summary(s: dict) -> str:
 
 def format_match_summary(s: dict) -> str:
     """A readable table of a match-mode summary with 95% confidence half-widths (teams in partners mode)."""
+    from .fmt import fmt_pm
     from .match import scoring_text
-    from .report import fmt_pm
 
     lines = [
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {scoring_text(s['scoring'], s['target'])}",
@@ -257,13 +289,14 @@ def format_match_summary(s: dict) -> str:
         lines += ["", "policy                     round win rate per seat"]
         for name, rate in s["policy_round_win_rate"].items():
             lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
-    lines += ["", f"{s['games_per_second']:,.0f} matches/s on {s.get('threads')} threads; engine v{s.get('engine_version')}"]
+    lines += ["", f"{s['games_per_second']:,.0f} matches/s on {s.get('threads')} threads; compile/cache load "
+                  f"{s.get('compile_seconds', 0):.2f} s; engine v{s.get('engine_version')}"]
     return "\n".join(lines)
 
 
 def _format_team_tables(s: dict) -> list[str]:
     """Partners mode: the team table, the win rate per team composition and the relabelled seat table."""
-    from .report import fmt_ci, fmt_pm
+    from .fmt import fmt_ci, fmt_pm
 
     half = s["teams"]
     pols = s["team_policies"] or [[f"({s['seating']})"] for _ in range(half)]
@@ -300,12 +333,13 @@ def _format_team_tables(s: dict) -> list[str]:
 
 @main.command("rules")
 @click.argument("name", required=False)
-def rules_cmd(name: str | None) -> None:
+@click.option("-v", "--verbose", is_flag=True, help="Also show the engine's internals (where an option is packed).")
+def rules_cmd(name: str | None, verbose: bool) -> None:
     """List every rule option, or show one in full."""
     from .rules import RuleError, format_option, format_options_table
 
     try:
-        click.echo(format_option(name) if name else format_options_table())
+        click.echo(format_option(name, verbose) if name else format_options_table())
         click.echo("\nEvery rule with its default and the source lines it comes from: docs/rules.md")
     except RuleError as e:
         raise _fail(e) from None
@@ -320,9 +354,10 @@ def presets() -> None:
 
 
 @main.command()
-@click.option("--out", default="results/demo", show_default=True, help="Directory for the report.")
-@click.option("--games", default="100000", show_default=True, help="Rounds per player count.")
-@click.option("--seed", default="7", show_default=True, help="Master seed.")
+@click.option("-o", "--out", metavar="DIR", default="results/demo", show_default=True, help="Directory for the report.")
+@click.option("-g", "--games", type=COUNT, default="100000", show_default=True, help="Rounds per player count.")
+@click.option("-s", "--seed", type=SEED, default="7", show_default=True, help="Master seed.")
+@quiet_option
 def demo(out: str, games: str, seed: str) -> None:
     """One question answered with intervals: how big is the first player's edge with 2 to 10 players?
 
@@ -385,8 +420,8 @@ def _report_runs(runs: tuple[str, ...]) -> tuple[list, bool]:
 
 @main.command()
 @click.argument("runs", nargs=-1, required=True)
-@click.option("--out", required=True, help="Directory for the report.")
-@click.option("--title", default="unosim report", show_default=True)
+@click.option("-o", "--out", metavar="DIR", required=True, help="Directory for the report.")
+@click.option("--title", default="unosim report", show_default=True, help="The report's heading.")
 def report(runs: tuple[str, ...], out: str, title: str) -> None:
     """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
     `simulate --out`, or folders holding several, such as a study's).  Runs of one mode: all round or
@@ -417,13 +452,7 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
               help="Draw the caption (what was simulated) into the image.")
 def plot(runs: tuple[str, ...], name: str | None, out: str | None, width: float | None, height: float | None,
          dpi: int, caption: bool) -> None:
-    """Write one chart of the report of saved runs, sized for where it goes.
-
-    \b
-    Example:
-      unosim compare --arm official --arm official+stacking --out runs/stacking
-      unosim plot runs/stacking --chart rule_effects --width 6 --height 3.5 -o stacking.png
-    """
+    """Write one chart of the report of saved runs, sized for where it goes."""
     from .report import report_charts, write_chart
 
     labelled, match_report = _report_runs(runs)
@@ -524,7 +553,8 @@ def _float(name: str, value) -> float | None:
 
 def format_comparison(df) -> str:
     """The compare table: per arm and metric, the mean and the paired difference from the first arm."""
-    from .report import fmt_pm
+    from .console import compile_seconds, elapsed
+    from .fmt import fmt_pm
 
     a = df.attrs
     pct = lambda m: m.endswith("_win") or m == "capped"  # noqa: E731
@@ -544,37 +574,40 @@ def format_comparison(df) -> str:
             vr = "" if first or r["var_ratio"] != r["var_ratio"] else f"{r['var_ratio']:.3f}"
             lines.append(f"  {r['metric']:<16} {fmt_pm(r['mean'], 1.96 * r['se'], pct=pct(r['metric'])):<24} "
                          f"{diff:<26} {vr}")
-    lines += ["", f"{a['seconds']:.1f} s"]
+    lines += ["", f"{a['seconds']:.1f} s simulating; {elapsed():.1f} s in all, of which compile/cache load "
+                  f"{compile_seconds():.1f} s"]
     return "\n".join(lines)
 
 
 @main.command()
 @click.option("--arm", "arms", multiple=True, required=True,
-              help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label), "
-                   "e.g. --arm official --arm 'official+stacking' --arm 'deck:flip; label:Flip'. Repeat.")
-@click.option("--players", default="4", show_default=True, help="Number of players, 2..10.")
-@click.option("--games", default="100000", show_default=True,
+              help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label; a rules "
+                   "string may come first), "
+                   "e.g. --arm official --arm 'stacking; label:Stack it' --arm 'deck:flip; label:Flip'. Repeat.")
+@click.option("-n", "--players", default="4", show_default=True, type=PLAYERS, help="Number of players, 2..10.")
+@click.option("-g", "--games", type=COUNT, default="100000", show_default=True,
               help="Games per arm (the first step when --precision is set).")
-@click.option("--seed", default="0", show_default=True, help="Master seed shared by every arm.")
-@click.option("--deck", default="classic", show_default=True, help="Deck of arms that do not name one.")
-@click.option("--policies", default="random", show_default=True, help="Policies of arms that do not name them.")
-@click.option("--seating", default="fixed", show_default=True, help="fixed, rotate or shuffle.")
-@click.option("--mode", default="round", show_default=True, help="round or match.")
-@click.option("--scoring", default="standard", show_default=True, help="Match scoring.")
-@click.option("--target", default=None, help="Match target score.")
+@click.option("-s", "--seed", type=SEED, default="0", show_default=True, help="Master seed shared by every arm.")
+@click.option("--deck", default="classic", show_default=True, metavar="DECK", help="Deck of arms that do not name one.")
+@click.option("-p", "--policies", default="random", show_default=True, help="Policies of arms that do not name them.")
+@click.option("--seating", type=SEATING, default="fixed", show_default=True, help="fixed, rotate or shuffle.")
+@click.option("--mode", type=MODE, default="round", show_default=True, help="round or match.")
+@click.option("--scoring", type=SCORING, default="standard", show_default=True, help="Match scoring.")
+@click.option("--target", type=COUNT, default=None, help="Match target score.")
 @click.option("--partners", is_flag=True, help="Match: partners.")
-@click.option("--max-rounds", default="1000", show_default=True, help="Match: cap on rounds.")
+@click.option("--max-rounds", type=COUNT, default="1000", show_default=True, help="Match: cap on rounds.")
 @click.option("--precision", default=None,
               help="Add games until the 95% half-width of the paired difference of --metric is below this.")
-@click.option("--max-games", default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
+@click.option("--max-games", type=COUNT, default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
 @click.option("--metric", default="seat0_win", show_default=True,
               help="Key metric of --precision: seat<K>_win, turns, winner_points, cards_drawn, capped (rounds).")
 @click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
-@click.option("--threads", default=None, help="Worker threads [default: all cores].")
-@click.option("--batch-size", default=None, help="Games per stored chunk.")
-@click.option("--out", default=None, help="Directory for compare.json, compare.csv and arms/<arm>/ saved runs.")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores].")
+@click.option("--batch-size", type=COUNT, default=None, help="Games per stored chunk.")
+@click.option("-o", "--out", metavar="DIR", default=None, help="Directory for compare.json, compare.csv and arms/<arm>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_backend_options
+@quiet_option
 def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, target, partners, max_rounds,
             precision, max_games, metric, store, threads, batch_size, out, as_json, backend, scheduler,
             workers) -> None:
@@ -612,10 +645,11 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
 @click.argument("file")
 @click.option("--dry-run", is_flag=True, help="List the cells with a cost estimate (pilot run) and stop.")
 @click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
-@click.option("--threads", default=None, help="Worker threads [default: the file's threads, else all cores].")
-@click.option("--out", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: the file's threads, else all cores].")
+@click.option("-o", "--out", metavar="DIR", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_backend_options
+@quiet_option
 def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, workers) -> None:
     """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
     from .experiments import run_sweep
@@ -742,7 +776,7 @@ def policies_cmd(name: str | None, policy_files: tuple[str, ...]) -> None:
 
 @main.command("trace")
 @click.argument("run_dir")
-@click.option("--game", default="0", show_default=True, help="Round to replay (its index in records.parquet).")
+@click.option("--game", type=COUNT, default="0", show_default=True, help="Round to replay (its index in records.parquet).")
 def trace_cmd(run_dir: str, game: str) -> None:
     """Replay one round of a saved run step by step: every event and every decision with what it saw."""
     from .io import read_meta
@@ -765,9 +799,10 @@ def trace_cmd(run_dir: str, game: str) -> None:
 
 @main.command()
 @click.argument("run_dir")
-@click.option("--out", default=None, help="Write the reproduction here instead (DIR itself is then only read).")
-@click.option("--threads", default=None, help="Worker threads [default: all cores].")
+@click.option("-o", "--out", metavar="DIR", default=None, help="Write the reproduction here instead (DIR itself is then only read).")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@quiet_option
 def rerun(run_dir, out, threads, as_json) -> None:
     """Reproduce a saved run from its meta.json; an interrupted or killed run is completed in place."""
     from .rundir import read_meta
@@ -801,24 +836,25 @@ def rerun(run_dir, out, threads, as_json) -> None:
 
 
 @main.command()
-@click.option("--policies", required=True,
+@click.option("-p", "--policies", required=True,
               help="The field: a comma list of at least two policies, e.g. random,greedy,greedy(challenge=0.5).")
-@click.option("--players", default="4", show_default=True, help="Seats at every table, 2..10.")
-@click.option("--games", default="10000", show_default=True,
+@click.option("-n", "--players", default="4", show_default=True, type=PLAYERS, help="Seats at every table, 2..10.")
+@click.option("-g", "--games", type=COUNT, default="10000", show_default=True,
               help="Rounds (matches with --mode match) per line-up, rounded up to a multiple of --players.")
-@click.option("--mode", default="round", show_default=True, help="round or match (full games to a target score).")
+@click.option("--mode", type=MODE, default="round", show_default=True, help="round or match (full games to a target score).")
 @click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
-@click.option("--deck", default="classic", show_default=True, help="Deck.")
-@click.option("--seed", default="0", show_default=True, help="Master seed: every line-up plays the same deals.")
-@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
-@click.option("--max-lineups", default="100", show_default=True,
+@click.option("--deck", default="classic", show_default=True, metavar="DECK", help=DECK_HELP)
+@click.option("-s", "--seed", type=SEED, default="0", show_default=True, help="Master seed: every line-up plays the same deals.")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--max-lineups", type=COUNT, default="100", show_default=True,
               help="Play every multiset of policies up to this many line-ups, else a balanced sample of this size.")
-@click.option("--bootstrap", default="200", show_default=True, help="Bootstrap resamples for the rating intervals.")
-@click.option("--scoring", default="standard", show_default=True, help="Match scoring (with --mode match).")
-@click.option("--target", default=None, help="Match target score (with --mode match) [default: 500].")
-@click.option("--out", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
+@click.option("--bootstrap", type=COUNT, default="200", show_default=True, help="Bootstrap resamples for the rating intervals.")
+@click.option("--scoring", type=SCORING, default="standard", show_default=True, help="Match scoring (with --mode match).")
+@click.option("--target", type=COUNT, default=None, help="Match target score (with --mode match) [default: 500].")
+@click.option("-o", "--out", metavar="DIR", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_backend_options
+@quiet_option
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
                target, out, as_json, backend, scheduler, workers) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
@@ -866,23 +902,24 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
 @main.command()
 @click.option("--policy", required=True,
               help="Policy to tune; its parameters are the start, e.g. greedy or greedy(bluff=1,challenge=1).")
-@click.option("--players", default="4", show_default=True, help="Seats at the table, 2..10.")
-@click.option("--budget", default="60000", show_default=True, help="Training rounds for the whole search.")
+@click.option("-n", "--players", default="4", show_default=True, type=PLAYERS, help="Seats at the table, 2..10.")
+@click.option("--budget", type=COUNT, default="60000", show_default=True, help="Training rounds for the whole search.")
 @click.option("--against", default="greedy(challenge=0.5)", show_default=True,
               help="The other seats: one policy for all, or a comma list of players-1 policies.")
 @click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
-@click.option("--deck", default="classic", show_default=True, help="Deck.")
-@click.option("--seed", default="0", show_default=True, help="Master seed.")
-@click.option("--popsize", default=None, help="CMA-ES candidates per generation [default: 4 + 3 ln(parameters)].")
-@click.option("--games-per-eval", default=None, help="Rounds per candidate [default: from the budget].")
-@click.option("--eval-games", default=None, help="Out-of-sample rounds for the tuned and the starting policy "
+@click.option("--deck", default="classic", show_default=True, metavar="DECK", help=DECK_HELP)
+@click.option("-s", "--seed", type=SEED, default="0", show_default=True, help="Master seed.")
+@click.option("--popsize", type=COUNT, default=None, help="CMA-ES candidates per generation [default: 4 + 3 ln(parameters)].")
+@click.option("--games-per-eval", type=COUNT, default=None, help="Rounds per candidate [default: from the budget].")
+@click.option("--eval-games", type=COUNT, default=None, help="Out-of-sample rounds for the tuned and the starting policy "
                                                  "[default: max(2000, budget/2)].")
 @click.option("--sigma", default="0.3", show_default=True,
               help="CMA-ES initial step, a share of each parameter's range, in (0, 1].")
-@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
-@click.option("--out", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("-o", "--out", metavar="DIR", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_backend_options
+@quiet_option
 def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma, threads,
          out, as_json, backend, scheduler, workers) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
@@ -908,6 +945,17 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
         click.echo(format_tune(result))
         if out_dir is not None:
             click.echo(f"tuned policy written to {out_dir / 'tuned_policy.txt'}")
+
+
+@main.command("decks")
+def decks_cmd() -> None:
+    """List the decks that --deck accepts."""
+    from .decks import format_decks
+
+    click.echo(format_decks())
+
+
+add_examples(main)
 
 
 def run(argv: list[str] | None = None) -> None:

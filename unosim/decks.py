@@ -548,3 +548,14 @@ def available_decks() -> str:
 
 #: Zero-argument factories for every built-in deck name (aliases included).
 DECKS: dict[str, Callable[[], Deck]] = {n: functools.partial(get_deck, n) for n in _all_names()}
+
+
+def format_decks() -> str:
+    """``unosim decks``: every deck name with its cards, the aliases, and the other forms ``--deck`` takes."""
+    names = list(_PRESETS) + [k for k in _THEMED if k != "hp"] + ["flip"]
+    lines = [f"{name:<14} {get_deck(name).summary()}" for name in names]
+    lines += ["", "hp is short for harry_potter; these play as classic: " + ", ".join(ALIASES),
+              "", "parameters of classic and numbers_only, e.g. --deck 'classic(copies=2,no_wilds)':"]
+    lines += [f"  {_PARAM_HELP[k]}" for k in _PARAMS]
+    lines += ["", "PATH.toml      a deck of your own (see unosim.decks.load_toml_deck)"]
+    return "\n".join(lines)

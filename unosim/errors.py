@@ -9,6 +9,8 @@ This module imports nothing from the package, so every other module can import i
 
 from __future__ import annotations
 
+import os
+
 
 class UnosimError(ValueError):
     """Bad input to unosim (one-line message naming the bad value and the accepted ones)."""
@@ -24,6 +26,38 @@ class RuleError(UnosimError):
 
 class PolicyError(UnosimError):
     """A bad policy specification."""
+
+
+class PolicyAnswerError(PolicyError):
+    """A policy answered a decision with an illegal or out-of-range value (one line: policy, decision, value)."""
+
+
+class PolicyRaised(PolicyError):
+    """A user policy raised.  The first line names the policy and the decision; the lines after it are
+    the user's own frames (:func:`user_frames`), never the engine's.  The command line prints them all."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _engine_frame(filename: str) -> bool:
+    path = os.path.abspath(filename)
+    return path.startswith(_PACKAGE) or f"{os.sep}numba{os.sep}" in path
+
+
+def user_frames(exc: BaseException) -> str:
+    """The traceback of ``exc`` without unosim's and numba's frames (the last frame when nothing else is
+    left), ending with the exception's own line."""
+    import traceback
+
+    tb = traceback.extract_tb(exc.__traceback__)
+    mine = [f for f in tb if not _engine_frame(f.filename)] or tb[-1:]
+    return "".join(traceback.format_list(mine)) + f"{type(exc).__name__}: {exc}"
+
+
+def policy_raised(headline: str, exc: BaseException) -> PolicyRaised:
+    """The error of a user policy that raised ``exc``: ``headline`` (policy and decision), then its frames."""
+    return PolicyRaised(f"{headline}\n{user_frames(exc)}")
 
 
 class DeckError(UnosimError):

@@ -92,6 +92,7 @@ import pandas as pd
 
 from . import paired
 from .backends import backend_session
+from .console import progress_bar
 from .decks import get_deck
 from .errors import UnosimError
 from .policies import split_top_level
@@ -155,7 +156,8 @@ class Arm:
 
 def parse_arm(text: str | dict, deck: str = "classic", policies: str = "random") -> Arm:
     """An arm: a rules string (``official+stacking``), or ``key:value`` parts joined by ``;`` with
-    keys rules, deck, policies, label (``"deck:flip; label:UNO Flip"``), or a dict of those keys."""
+    keys rules, deck, policies, label (``"deck:flip; label:UNO Flip"``; the first part may be a bare
+    rules string: ``"stacking; label:Stack it"``), or a dict of those keys."""
     if isinstance(text, dict):
         parts = {str(k): str(v) for k, v in text.items()}
     else:
@@ -168,11 +170,11 @@ def parse_arm(text: str | dict, deck: str = "classic", policies: str = "random")
             key, sep, val = item.partition(":")
             if sep and re.fullmatch(r"[a-z_]+", key.strip()):
                 parts[key.strip()] = val.strip()
-            elif len(items) == 1:
+            elif item is items[0]:  # a bare rules string first: "stacking; label:Stack it"
                 parts["rules"] = item
             else:
-                raise ExperimentError(f"arm part {item!r} has no key; accepted: rules:..., deck:..., "
-                                      "policies:..., label:...")
+                raise ExperimentError(f"arm part {item!r} has no key; accepted: a rules string first, then "
+                                      "rules:..., deck:..., policies:..., label:...")
     for k in parts:
         if k not in ARM_KEYS:
             raise ExperimentError(f"unknown arm key {k!r}{_hint(k, ARM_KEYS)}; accepted: {', '.join(ARM_KEYS)}")
@@ -209,12 +211,8 @@ class _Bars:
     """An overall progress bar (games over all cells) above the per-cell bars of run_batches."""
 
     def __init__(self, enabled: bool, total: int, unit: str) -> None:
-        self.bar = None
         self.counted: dict[str, int] = {}
-        if enabled:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, unit=unit[:-1], unit_scale=True, desc="overall", position=0)
+        self.bar = progress_bar(enabled, total, unit, "overall", position=0)
 
     def grow(self, more: int) -> None:
         """The target grew by ``more`` games (a precision target asked for more)."""

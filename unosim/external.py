@@ -36,13 +36,13 @@ from __future__ import annotations
 import functools
 import random
 import threading
-import traceback
 from typing import Any
 
 import numpy as np
 
 from . import enums as E
 from . import nb
+from .errors import PolicyAnswerError, policy_raised
 from .heuristics_nb import greedy_obs_nb
 from .policies import POLICIES, PolicyError, PolicyInfo, register_policy
 
@@ -275,16 +275,12 @@ def _ask(obj: PythonPolicy, name: str, d: Decision) -> int:
     try:
         v = obj.decide(d)
     except Exception as e:
-        frames = traceback.extract_tb(e.__traceback__)[1:]
-        err = PolicyError(f"policy {name!r} raised {type(e).__name__} while deciding {d.kind!r}\n"
-                          + "".join(traceback.format_list(frames)) + f"{type(e).__name__}: {e}")
-        err.multiline = True
-        raise err from None
+        raise policy_raised(f"policy {name!r} raised {type(e).__name__} while deciding {d.kind!r}", e) from None
     ok = isinstance(v, (int, np.integer)) and not isinstance(v, bool) and \
         (0 <= v < len(d.options) or (v == -1 and d.none_ok))
     if not ok:
-        raise PolicyError(f"policy {name!r} answered decision {d.kind!r} with {v!r}; accepted: an option index "
-                          f"0..{len(d.options) - 1}" + (", or -1" if d.none_ok else ""))
+        raise PolicyAnswerError(f"policy {name!r} answered decision {d.kind!r} with {v!r}; accepted: an option "
+                                f"index 0..{len(d.options) - 1}" + (", or -1" if d.none_ok else ""))
     return int(v)
 
 

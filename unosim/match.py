@@ -43,6 +43,7 @@ import pandas as pd
 
 from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
+from .console import compile_seconds
 from .errors import SimulationError
 from .policies import POLICIES, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
@@ -144,6 +145,11 @@ class MatchSpec:
     def target_option(self) -> int | None:
         """The target as a run's metadata records it: ``None`` for scorings of a fixed number of rounds."""
         return None if self.scoring in _FIXED_LENGTH else self.resolved_target()
+
+    def meta(self) -> dict[str, Any]:
+        """The match options as a run's metadata (and a store cell's key) records them."""
+        return {"scoring": self.scoring, "target": self.target_option(), "partners": self.partners,
+                "max_rounds": self.max_rounds, "dealer": self.dealer, **self.fixed_length_options()}
 
     def fixed_length_options(self) -> dict[str, int | None]:
         """``rounds`` and ``rounds_per_partner`` as a run's metadata records them: resolved where the
@@ -331,9 +337,11 @@ def run_matches(run: MatchRun) -> SimulationResult:
     sm = SEATINGS.index(run.seating)
     ri, rf = pack_rules(rs, dk)
     pol, pp = pack_policies(specs)
+    c0 = compile_seconds()  # every compile or cache load of this run: the policy slot's and the kernel's
     slot = slot_for(pol)
     mi = spec.pack(sm)
-    compile_s = warm_up(n, dk, kind="match")
+    warm_up(n, dk, kind="match")
+    compile_s = compile_seconds() - c0
     out = {
         "winner": np.empty(g, np.int16), "rounds": np.empty(g, np.int32), "end": np.empty(g, np.int8),
         "scores": np.empty((g, n), np.int64), "rwins": np.empty((g, n), np.int32),
@@ -374,9 +382,7 @@ def run_matches(run: MatchRun) -> SimulationResult:
     if spec.partners:
         add_team_columns(rec, n)
     meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
-    meta.update({"mode": "match", "seating": run.seating, "scoring": spec.scoring,
-                 "target": spec.target_option(), "partners": spec.partners, "max_rounds": spec.max_rounds,
-                 "dealer": spec.dealer, **spec.fixed_length_options(),
+    meta.update({"mode": "match", "seating": run.seating, **spec.meta(),
                  "games_completed": int(len(rec)), "interrupted": interrupted})
     if run.policy_files:
         meta["policy_files"] = list(run.policy_files)

@@ -42,6 +42,7 @@ import threading
 import numpy as np
 from numba import njit, types
 
+from .console import compiling
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
 
 # ---- scalar state slots (st) ------------------------------------------------------------------------
@@ -182,7 +183,8 @@ class LazyKernels:
         with self.lock:
             if name not in self.ns:
                 fn, signature, options = self.specs[name]
-                self.ns[name] = njit(signature, **options)(fn)
+                with compiling(name, fn, signature, options.get("cache", False)):
+                    self.ns[name] = njit(signature, **options)(fn)
         return self.ns[name]
 
     def compiled(self) -> list[str]:

@@ -85,6 +85,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import linecache
+import re
 import sys
 import traceback
 import warnings
@@ -98,7 +100,9 @@ from numba.core.errors import NumbaWarning
 
 from . import enums as E
 from . import heuristics_nb, lookahead, nb  # noqa: F401  (lookahead registers the lookahead policy)
+from .console import compiling
 from .enums import *  # noqa: F403  (the interface constants: D_*, OBS_*, colours, ranks)
+from .errors import PolicyAnswerError, PolicyRaised, policy_raised  # noqa: F401  (PolicyRaised: re-exported)
 from .external import PythonPolicy, begin_batch, python_decide, register_class
 from .heuristics_nb import (  # noqa: F401
     HEURISTICS,
@@ -177,10 +181,35 @@ def _compile(fn: Any, name: str) -> Any:
         pass
     try:
         return njit(SIGNATURE, cache=False, nogil=True)(fn)
-    except Exception as e:  # numba typing errors are long; the first line names the problem
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise PolicyError(f"policy {name!r} has the wrong signature or does not compile ({first}); "
-                          f"accepted: {_SIGNATURE_TEXT}") from None
+    except Exception as e:  # numba's errors are long: one line with the place and the refused construct
+        raise _compile_error(fn, name, e) from None
+
+
+_COMPILE_HINT = ("hint: a numba policy takes only numbers and numpy arrays: no dicts, lists, sets, strings or "
+                 "Python objects such as collections.Counter; write a plain-Python policy "
+                 "(unosim.external.PythonPolicy) for those")
+
+
+def _compile_error(fn: Any, name: str, exc: Exception) -> PolicyError:
+    """One line for a policy numba refused: a wrong signature, or the user's file and line, the line's code,
+    the construct numba refused and :data:`_COMPILE_HINT`."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_argcount != 4:
+        return PolicyError(f"policy {name!r} has the wrong signature; accepted: {_SIGNATURE_TEXT}")
+    text = str(exc)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    what = next((ln for ln in lines if not ln.startswith(("Failed in ", "- Resolution failure", "During:"))),
+                type(exc).__name__)
+    where = re.search(r'File "([^"]+)", line (\d+)', text)
+    if where is None:
+        where_text = f"{code.co_filename}:{code.co_firstlineno}"
+    else:
+        path, line = where.group(1), int(where.group(2))
+        if Path(path).resolve() == Path(code.co_filename).resolve():  # numba shortens it to a relative path
+            path = code.co_filename
+        src = linecache.getline(path, line).strip()
+        where_text = f"{path}:{line}" + (f" `{src}`" if src else "")
+    return PolicyError(f"policy {name!r} does not compile in numba at {where_text}: {what}; {_COMPILE_HINT}")
 
 
 def load_policy_file(path: str | Path) -> list[str]:
@@ -332,7 +361,8 @@ def _make_slot(users: list[int]) -> Any:
     lines.append("    return -2")
     exec("\n".join(lines), glb)  # noqa: S102  (generated from integers only)
     nrt = len(numba_users) < len(users) or any(_uses_nrt(glb[f"u{w}"]) for w in numba_users)
-    return njit(nb.SLOT_SIG, nogil=True, _nrt=nrt)(glb["slot"])
+    with compiling("policy_slot", glb["slot"], nb.SLOT_SIG, cached=False):
+        return njit(nb.SLOT_SIG, nogil=True, _nrt=nrt)(glb["slot"])
 
 
 def _python_slot() -> Any:
@@ -365,10 +395,6 @@ def obs_buffer(deck: Any) -> np.ndarray:
     return np.zeros(E.obs_size(int(deck.size)), np.int64)
 
 
-class PolicyAnswerError(PolicyError):
-    """A policy answered a decision with an illegal or out-of-range value."""
-
-
 def check_policy_error(err: np.ndarray, specs: list[PolicySpec] | None = None) -> None:
     """Raise the one-line error for a kernel's policy-error record (game, policy index, decision,
     value); nothing when err[0] < 0."""
@@ -380,14 +406,6 @@ def check_policy_error(err: np.ndarray, specs: list[PolicySpec] | None = None) -
     raise PolicyAnswerError(f"policy {name!r} answered decision {kind!r} with {int(err[3])} in round "
                             f"{int(err[0])}; accepted: an option index 0..nopt-1, or -1 where the "
                             "decision allows none (see unosim.policy_api)")
-
-
-def user_frames(exc: BaseException) -> str:
-    """The part of a traceback that is the user's policy code (their file, not the engine's)."""
-    files = {u.path for u in _REG.users}
-    tb = traceback.extract_tb(exc.__traceback__)
-    mine = [f for f in tb if str(Path(f.filename).resolve()) in files]
-    return "".join(traceback.format_list(mine or tb[-1:])) + f"{type(exc).__name__}: {exc}"
 
 
 def raised_policy_message(exc: BaseException, obs: np.ndarray | None) -> str:
@@ -403,10 +421,6 @@ def raised_policy_message(exc: BaseException, obs: np.ndarray | None) -> str:
     return f"policy {who!r} raised {type(exc).__name__} while deciding {kind!r}"
 
 
-class PolicyRaised(PolicyError):
-    """A user policy raised: one line naming the policy and the decision, then the user's traceback."""
-
-
 def run_kernel(kernel: Any, args: tuple, deck: Any, slot: Any, specs: list[PolicySpec] | None) -> None:
     """Call a batch kernel with fresh policy-error and observation buffers and the policy slot;
     turn a bad answer or an exception raised by a user policy into its error."""
@@ -420,11 +434,8 @@ def run_kernel(kernel: Any, args: tuple, deck: Any, slot: Any, specs: list[Polic
     except Exception as e:
         if slot is nb.no_slot_nb or slot is heuristics_nb.heuristics_slot_nb:
             raise
-        raise PolicyRaised(raised_policy_message(e, obs) + "\n" + user_frames(e)) from None
+        raise policy_raised(raised_policy_message(e, obs), e) from None
     check_policy_error(err, specs)
-
-
-PolicyRaised.multiline = True
 
 
 def _param_text(name: str) -> str:

@@ -47,6 +47,8 @@ from unosim.charts import (
     save_figure,
     set_title,
 )
+from unosim.fmt import fmt_ci, fmt_pm
+from unosim.fmt import isnum as _isnum
 from unosim.match import scoring_text, summarize_matches
 from unosim.pages import Page, PageFigure, Section, write_pages
 from unosim.paired import paired_difference
@@ -146,27 +148,6 @@ def _outer(fig: Figure, panels: Sequence[tuple[Axes, Any]], xlabel: str, ylabel:
 
 
 # ---- formatting ------------------------------------------------------------------------------------
-
-
-def _isnum(x: Any) -> bool:
-    return x is not None and isinstance(x, int | float | np.number) and math.isfinite(float(x))
-
-
-def fmt_pm(value: Any, half: Any, pct: bool = False, unit: str = "") -> str:
-    """Format ``value ± half`` with the half-width rounded to two significant figures.
-
-    ``pct`` multiplies both by 100 and appends ``%``; ``unit`` is appended (with a space) otherwise.
-    Missing / non-finite values give ``"n/a"``; a missing half-width prints the value alone.
-    """
-    if not _isnum(value):
-        return "n/a"
-    v = float(value) * (100.0 if pct else 1.0)
-    suffix = "%" if pct else (f" {unit}" if unit else "")
-    if not _isnum(half) or float(half) <= 0.0:
-        return f"{v:,.2f}{suffix}"
-    h = float(half) * (100.0 if pct else 1.0)
-    dec = min(6, max(0, 1 - math.floor(math.log10(h))))
-    return f"{v:,.{dec}f}{suffix} ± {h:,.{dec}f}{suffix}" if pct else f"{v:,.{dec}f} ± {h:,.{dec}f}{suffix}"
 
 
 def _range_text(values: Sequence[int], fmt: str = "{:,}") -> str:
@@ -1065,15 +1046,6 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
 # :func:`make_match_report` takes match-mode runs ``(label, records, meta)`` (records of
 # :func:`unosim.match.simulate_matches`) and charts the match win rate by policy, or by team and by
 # team composition in partners mode, and the number of rounds per match.
-
-
-def fmt_ci(p: Any, lo: Any, hi: Any) -> str:
-    """A rate with its interval in percent, e.g. ``"82.10% [81.86, 82.34]"``; ``"n/a"`` if undefined."""
-    if not _isnum(p):
-        return "n/a"
-    if not (_isnum(lo) and _isnum(hi)):
-        return f"{100 * float(p):.2f}%"
-    return f"{100 * float(p):.2f}% [{100 * float(lo):.2f}, {100 * float(hi):.2f}]"
 
 
 @dataclass

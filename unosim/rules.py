@@ -1148,8 +1148,9 @@ def format_options_table() -> str:
     return "\n".join(lines)
 
 
-def format_option(name: str) -> str:
-    """Full detail of one option (or preset) and the parameters of its group."""
+def format_option(name: str, verbose: bool = False) -> str:
+    """Full detail of one option (or preset) and the parameters of its group; ``verbose`` adds the
+    engine's internals (the packed slot the option is stored in)."""
     key = _ALIASES.get(_norm(name), _norm(name))
     if key in PRESETS and (key not in _FIELD_INFO or not _FIELD_INFO[key].is_switch):
         p = PRESETS[key]
@@ -1172,7 +1173,8 @@ def format_option(name: str) -> str:
         lines.append(f"  parameter of: {', '.join(info.groups)} (usage: {info.group}({info.name}=...))")
     if info.aliases:
         lines.append(f"  also written: {', '.join(info.aliases)}")
-    lines.append(f"  packed into: {info.slot}")
+    if verbose:
+        lines.append(f"  packed into: {info.slot}")
     if _marker(info):
         lines.append("  " + _marker(info).strip(" []"))
     params = _param_lines(info.name, indent="    ")

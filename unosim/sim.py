@@ -20,6 +20,7 @@ import pandas as pd
 
 from . import DEFAULT_GAMES, ENGINE_VERSION, __version__, nb
 from . import enums as E
+from .console import compile_seconds, progress_bar
 from .decks import Deck, get_deck
 from .errors import SimulationError
 from .external import policy_names, replays, run_external_batch
@@ -103,12 +104,7 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
     if bounds is None:
         bounds = [(lo, min(lo + batch, total)) for lo in range(0, total, batch)]
     done = np.zeros(total, bool)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=sum(hi - lo for lo, hi in bounds), unit=unit[:-1], unit_scale=True, desc=desc,
-                   leave=False)
+    bar = progress_bar(progress, sum(hi - lo for lo, hi in bounds), unit, desc, leave=False)
     interrupted = False
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads)
@@ -363,8 +359,10 @@ def run_rounds(run: RoundRun) -> SimulationResult:
     pol, pp = pack_policies(specs)
     sm = SEATINGS.index(run.seating)
     external = any(replays(sp.name) for sp in specs)
+    c0 = compile_seconds()  # every compile or cache load of this run: the policy slot's and the kernel's
     slot = slot_for(pol)
-    compile_s = warm_up(n, dk)
+    warm_up(n, dk)
+    compile_s = compile_seconds() - c0
     out = _alloc(g, n)
 
     def work(lo: int, hi: int) -> None:

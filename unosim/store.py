@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -53,9 +53,10 @@ from . import ENGINE_VERSION
 from .decks import Deck, get_deck
 from .errors import SimulationError, UnosimError
 from .io import write_frame, write_json
-from .policies import parse_policies
-from .sim import SimulationResult, default_batch, run_batches, simulate
 from .validate import check_threads
+
+if TYPE_CHECKING:  # the engine (numba) is imported only where a cell is run, not to read the store
+    from .sim import SimulationResult
 
 DEFAULT_ROOT = Path("results") / "store"
 CELL_FILE = "cell.json"
@@ -177,24 +178,25 @@ class Cell:
 def make_cell(rules: str = "official", players: int = 4, policies: str | list[str] = "random",
               deck: str = "classic", seed: int = 0, seating: str = "fixed", mode: str = "round",
               **match_options: Any) -> Cell:
-    """Validate a run description (through a one-game probe run) and return its :class:`Cell`.
+    """Validate a run description (every check of :func:`unosim.sim.check_simulate`, nothing run or
+    compiled) and return its :class:`Cell`.
 
     Bad input raises the simulator's one-line ``ValueError``."""
+    from .sim import check_simulate
+
     match_options.pop("round_records", None)
-    probe = simulate(rules=rules, players=players, policies=policies, deck=deck, seed=seed, seating=seating,
-                     mode=mode, games=1, threads=1, **match_options)
-    meta = probe.meta
-    dk = get_deck(deck)
-    specs = parse_policies(policies, int(meta["players"]))
-    match = tuple(sorted((k, meta[k]) for k in MATCH_KEYS)) if mode == "match" else ()
-    return Cell(rules=meta["rules"], players=int(meta["players"]), policies=tuple(s.exact() for s in specs),
-                deck=dk.name, deck_sha256=deck_sha256(dk), seed=int(meta["seed"]), seating=str(seating),
-                mode=mode, match=match,
-                policy_files=tuple((f["path"], f["sha256"]) for f in meta.get("policy_files", ())))
+    run = check_simulate(rules=rules, players=players, policies=policies, deck=deck, seed=seed, seating=seating,
+                         mode=mode, games=1, threads=1, **match_options)
+    match = tuple(sorted((k, run.spec.meta()[k]) for k in MATCH_KEYS)) if mode == "match" else ()
+    return Cell(rules=run.rules.to_string(), players=run.players, policies=tuple(s.exact() for s in run.specs),
+                deck=run.deck.name, deck_sha256=deck_sha256(run.deck), seed=run.seed, seating=str(seating),
+                mode=mode, match=match, policy_files=tuple((f["path"], f["sha256"]) for f in run.policy_files))
 
 
 def probe(cell: Cell, **extra: Any) -> SimulationResult:
     """A one-game run of ``cell``: its ``meta`` is the template of a full run's meta."""
+    from .sim import simulate
+
     return simulate(**cell.sim_kwargs(), games=1, threads=1, **extra)
 
 
@@ -202,6 +204,8 @@ def run_chunk(cell: Cell, lo: int, hi: int, **extra: Any) -> SimulationResult:
     """Games [lo, hi) of ``cell`` on one thread: a pure function of its arguments (the chunk runner).
 
     ``extra`` may carry ``round_records=True`` (match mode) for run directories."""
+    from .sim import simulate
+
     if not 0 <= lo < hi:
         raise StoreError(f"chunk [{lo}, {hi}) is empty or negative; accepted: 0 <= lo < hi")
     kw = cell.sim_kwargs()
@@ -240,6 +244,8 @@ def run_tasks_locally(tasks: list[ChunkTask], on_done, progress: bool = False, u
                       desc: str = "simulating", threads: int | None = None) -> TasksRun:
     """Run chunk tasks on ``threads`` threads; ``on_done(task, result)`` is called (from a worker
     thread) as each finishes.  On KeyboardInterrupt the chunks in flight finish first."""
+    from .sim import run_batches
+
     if not tasks:
         return TasksRun()
     bounds, at, pos = [], {}, 0
@@ -262,7 +268,7 @@ def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: 
     """A :class:`SimulationResult` (meta and summary exactly as ``simulate`` builds them) for
     ``records`` of ``cell`` that were computed in chunks; ``games`` is the number requested."""
     from .match import match_summary
-    from .sim import round_summary
+    from .sim import SimulationResult, round_summary
 
     meta = dict(template if template is not None else probe(cell).meta)
     meta.update(games=int(games), threads=int(threads), batch_size=int(batch_size or games),
@@ -430,6 +436,8 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
                backend=None) -> list[FillInfo]:
     """:func:`fill_cell` for several cells at once: the missing chunks of all of them are run
     together (a cluster stays busy across small cells); one :class:`FillInfo` per cell."""
+    from .sim import default_batch
+
     if int(games) < 1:
         raise StoreError(f"games={games!r} is not positive; accepted: a positive integer")
     t = check_threads(threads) if backend is None else backend.parallelism

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .console import progress_bar
 from .errors import SimulationError
 from .policies import parse_policy, split_top_level
 from .sim import check_simulate, simulate
@@ -351,11 +352,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     seats = np.array([[lu.count(nm) for nm in names] for lu in lineups], np.float64)
     winners, runs, per_lineup = [], [], []
     points = round_wins = rounds_den = None
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(lineups), unit="line-up", desc="tournament", leave=False)
+    bar = progress_bar(progress, len(lineups), "line-ups", "tournament", leave=False)
     cluster = dict(backend=backend, scheduler=scheduler, workers=workers, client=client)
     try:
         for li, (lu, res) in enumerate(zip(lineups, _lineup_runs(lineups, n, g, rules, deck, seed, mode, threads,
@@ -447,7 +444,7 @@ def load_tournament(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
 
 def format_tournament(table: pd.DataFrame, meta: dict[str, Any]) -> str:
     """A readable text table: win rates with 95% half-widths, mean points, ratings."""
-    from .report import fmt_pm
+    from .fmt import fmt_pm
 
     z = z_value(0.95)
     match = meta["mode"] == "match"

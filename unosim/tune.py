@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .console import progress_bar
 from .errors import SimulationError
 from .policies import POLICIES, PolicySpec, parse_policies, parse_policy, public_names
 from .sim import check_simulate, simulate
@@ -239,11 +240,7 @@ def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_pe
     u0 = np.clip(_to_unit(params, plan.x0), 0.01, 0.99)
     es = cma.CMAEvolutionStrategy([float(v) for v in u0], plan.sigma0, opts)
     rows = []
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=gens, unit="generation", desc="tuning", leave=False)
+    bar = progress_bar(progress, gens, "generations", "tuning", leave=False)
     used = 0
     for gen in range(gens):
         gseed = derived_seed(seed, 1, gen)
@@ -293,7 +290,7 @@ def evaluate(tuned: str, start: str, others: Sequence[str], games: int, seed: in
 
 
 def format_tune(result: TuneResult) -> str:
-    from .report import fmt_pm
+    from .fmt import fmt_pm
 
     m, ev = result.meta, result.evaluation
     t, s, imp = ev["tuned"], ev["start"], ev["improvement"]

@@ -9,7 +9,7 @@ Conventions (the same everywhere):
 
 * an integer parameter takes a Python or numpy integer; ``True``/``False``, floats (even ``2.0``)
   and strings are refused rather than converted (the command line turns its text into integers
-  itself, see :func:`parse_cli_int`);
+  itself, see :func:`unosim.cli_types.parse_int`);
 * a flag takes ``True``/``False`` (or a numpy bool) only: ``partners="no"`` is refused;
 * a choice takes one of its listed strings, exactly;
 * an optional parameter's ``None`` means its documented default.
@@ -232,19 +232,3 @@ def check_backend(backend: Any, scheduler: Any = None, workers: Any = None) -> t
         workers = check_threads(None) if workers is None else integer("workers", workers, 1, MAX_WORKERS,
                                                                       error=BackendError)
     return backend, scheduler, workers
-
-
-# ---- the command line: text into the API's types -------------------------------------------------
-
-def parse_cli_int(option: str, value: str | None) -> int | None:
-    """An integer typed on the command line (``1_000_000`` allowed); ``None`` stays ``None``.
-
-    Range checks are the API's (one place for each rule); this only refuses text that is no integer.
-    """
-    if value is None:
-        return None
-    t = str(value).strip().replace("_", "")
-    try:
-        return int(t)
-    except ValueError:
-        raise SimulationError(f"--{option} {value!r} is not an integer; accepted: an integer") from None
