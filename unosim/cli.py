@@ -77,6 +77,14 @@ def _backend_options(f):
                              "cluster) or dask-local (--workers, a local cluster). Results do not depend on it.")(f)
 
 
+def _policy_file_option(f):
+    """--policy-file (repeatable): Python files defining policies the other options may name."""
+    return click.option("--policy-file", "policy_files", multiple=True,
+                        help="Python file defining policies (repeatable); its policies may then be named like "
+                             "built-in ones. Results are keyed by the file's content: an edited file is rerun, "
+                             "never served from the store. See `unosim policies`.")(f)
+
+
 def _backend_kw(backend, scheduler, workers) -> dict:
     """The backend options, checked (before any output folder is made)."""
     from .validate import check_backend
@@ -511,9 +519,10 @@ def format_comparison(df) -> str:
 @click.option("--batch-size", default=None, help="Games per stored chunk.")
 @click.option("--out", default=None, help="Directory for compare.json, compare.csv and arms/<arm>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_policy_file_option
 @_backend_options
 def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, target, partners, max_rounds,
-            precision, max_games, metric, store, threads, batch_size, out, as_json, backend, scheduler,
+            precision, max_games, metric, store, threads, batch_size, out, as_json, policy_files, backend, scheduler,
             workers) -> None:
     """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences."""
     from .experiments import compare as run_compare
@@ -530,7 +539,7 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
                          max_games=_int("max-games", max_games), metric=metric,
                          store=store, threads=_int("threads", threads),
                          progress=sys.stderr.isatty() and not as_json,
-                         chunk=_int("batch-size", batch_size), **bkw,
+                         chunk=_int("batch-size", batch_size), policy_files=list(policy_files) or None, **bkw,
                          **_match_kw(mode, scoring, target, partners, max_rounds))
     except ValueError as e:
         raise _fail(e) from None
@@ -552,8 +561,9 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
 @click.option("--threads", default=None, help="Worker threads [default: the file's threads, else all cores].")
 @click.option("--out", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_policy_file_option
 @_backend_options
-def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, workers) -> None:
+def sweep(file, dry_run, store, threads, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
     from .experiments import run_sweep
 
@@ -567,7 +577,8 @@ def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, worke
     try:
         df = run_sweep(file, dry_run=dry_run, store=store,
                        threads=_int("threads", threads),
-                       progress=sys.stderr.isatty() and not as_json, **({} if dry_run else bkw))
+                       progress=sys.stderr.isatty() and not as_json, policy_files=list(policy_files) or None,
+                       **({} if dry_run else bkw))
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
@@ -755,16 +766,18 @@ def rerun(run_dir, out, threads, as_json) -> None:
 @click.option("--target", default=None, help="Match target score (with --mode match) [default: 500].")
 @click.option("--out", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_policy_file_option
 @_backend_options
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
-               target, out, as_json, backend, scheduler, workers) -> None:
+               target, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
     from .tournament import check_tournament, format_tournament, run_tournament, to_json
 
     try:
         kw = dict(players=_int("players", players), games=_int("games", games), rules=rules, deck=deck,
                   seed=_int("seed", seed), mode=mode, threads=_int("threads", threads),
-                  max_lineups=_int("max-lineups", max_lineups), bootstrap=_int("bootstrap", bootstrap))
+                  max_lineups=_int("max-lineups", max_lineups), bootstrap=_int("bootstrap", bootstrap),
+                  policy_files=list(policy_files) or None)
         if mode == "match":
             kw.update(scoring=scoring, target=_int("target", target))
         elif target is not None or scoring != "standard":
@@ -819,9 +832,10 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--out", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_policy_file_option
 @_backend_options
 def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma, threads,
-         out, as_json, backend, scheduler, workers) -> None:
+         out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
     from .tune import check_tune, format_tune, save_tune, to_json
     from .tune import tune as run_tune
@@ -830,7 +844,8 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
         kw = dict(players=_int("players", players), budget=_int("budget", budget), against=against, rules=rules,
                   deck=deck, seed=_int("seed", seed), popsize=_int("popsize", popsize),
                   games_per_eval=_int("games-per-eval", games_per_eval), eval_games=_int("eval-games", eval_games),
-                  sigma0=_float("sigma", sigma), threads=_int("threads", threads))
+                  sigma0=_float("sigma", sigma), threads=_int("threads", threads),
+                  policy_files=list(policy_files) or None)
         check_tune(policy, **kw)
         bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)

@@ -52,6 +52,8 @@ Sweep files (TOML)
     metric = "seat0_win"              # key metric of the precision target
     precision = 0.002                 # optional, with max_games
     max_games = 2000000
+    policy_files = ["my_policy.py"]   # optional: files defining policies the grid names (relative to
+                                      # this file's folder)
 
     [grid]                            # each key: one value or a list
     players = "2..10"                 # an int, a list of ints, or "A..B"
@@ -350,8 +352,12 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
             max_games: int | None = None, metric: str = "seat0_win", store: str | Path | None = None,
             threads: int | None = None, progress: bool = False, chunk: int | None = None,
             backend: str | None = "local", scheduler: str | None = None, workers: int | None = None,
-            client=None, **match_options: Any) -> pd.DataFrame:
+            client=None, policy_files: list[str] | str | None = None, **match_options: Any) -> pd.DataFrame:
     """Run the arms with common random numbers; one row per (arm, metric).
+
+    ``policy_files``: Python files defining policies (:mod:`unosim.policy_api`) that the arms may name;
+    every cell is keyed by the content of the files and classes its policies come from, so an edited
+    strategy is run afresh.
 
     Columns: arm, metric, mean, se, ci_lo, ci_hi, n, diff, diff_se, diff_lo, diff_hi, diff_half_width,
     var_ratio (paired / independent seeds), key (store key).  The first arm's diff is 0 by definition.
@@ -368,7 +374,7 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
     parsed = [parse_arm(a, deck, policies) for a in arms]
     labels = _unique_labels([a.label for a in parsed])
     cells = [make_cell(rules=a.rules, players=players, policies=a.policies, deck=a.deck, seed=seed,
-                       seating=seating, mode=mode, **match_options) for a in parsed]
+                       seating=seating, mode=mode, policy_files=policy_files, **match_options) for a in parsed]
     check_metric(metric, mode, cells[0].players)
     with backend_session(backend, scheduler, workers, client, threads) as be:
         out = run_to_precision(cells, labels, games, metric, precision, max_games, store, threads, progress, chunk,
@@ -427,7 +433,7 @@ def arm_records(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
 # ---- sweeps ----------------------------------------------------------------------------------------------
 
 TOP_KEYS = ("name", "description", "games", "seed", "metric", "precision", "max_games", "threads", "chunk",
-            "grid", "match")
+            "policy_files", "grid", "match")
 GRID_KEYS = ("players", "rules", "policies", "decks", "deck", "mode", "seating")
 MATCH_OPTION_KEYS = ("scoring", "target", "partners", "max_rounds", "rounds", "rounds_per_partner")
 
@@ -557,8 +563,29 @@ def _table(data: dict, name: str, keys: tuple[str, ...], spec: _Spec) -> dict:
     return table
 
 
-def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
-    """Validate a sweep file and build its cells (raises one-line :class:`ExperimentError`)."""
+def _sweep_policy_files(data: dict, spec: _Spec, base: Path, extra: list[str] | str | None) -> list[str]:
+    """The sweep file's ``policy_files`` (paths relative to the file's folder) and ``extra`` ones, loaded."""
+    from .policy_api import load_policy_files
+
+    given = data.get("policy_files", [])
+    given = [given] if isinstance(given, str) else given
+    if not isinstance(given, list) or not all(isinstance(p, str) and p for p in given):
+        raise spec.err("", "policy_files", f"policy_files={given!r} is not valid; accepted: a path or a list of "
+                                           "paths of Python policy files")
+    files = [str(base / p) if not Path(p).is_absolute() else p for p in given]
+    try:
+        load_policy_files(files)
+    except ValueError as e:
+        raise spec.err("", "policy_files", str(e).splitlines()[0]) from None
+    files += [extra] if isinstance(extra, str) else list(extra or [])
+    load_policy_files(files)
+    return files
+
+
+def parse_sweep(path_or_dict: str | Path | dict, policy_files: list[str] | str | None = None) -> Sweep:
+    """Validate a sweep file and build its cells (raises one-line :class:`ExperimentError`).
+
+    ``policy_files``: policy files to load besides the file's own ``policy_files`` key."""
     data, spec = load_experiment(path_or_dict)
     for k in data:
         if k not in TOP_KEYS:
@@ -577,6 +604,8 @@ def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
     if max_games is not None and precision is None:
         raise spec.err("", "max_games", "max_games without precision; accepted: set precision too, or drop max_games")
 
+    base = Path(path_or_dict).parent if not isinstance(path_or_dict, dict) else Path(".")
+    files = _sweep_policy_files(data, spec, base, policy_files)
     players = _players_axis(grid.get("players", 4), spec)
     rules = _str_axis(grid, "rules", "official", spec, parse_rules)
     deck_key = "decks" if "decks" in grid else "deck"
@@ -600,7 +629,8 @@ def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
             raise spec.err("grid", "policies", f"{e} (cell players={p})") from None
         opts = dict(match) if mode == "match" else {}
         try:
-            cell = make_cell(rules=r, players=p, policies=pol, deck=dk, seed=seed, seating=seat, mode=mode, **opts)
+            cell = make_cell(rules=r, players=p, policies=pol, deck=dk, seed=seed, seating=seat, mode=mode,
+                             policy_files=files or None, **opts)
         except (ValueError, TypeError) as e:
             table = "match" if mode == "match" and match else "grid"
             raise spec.err(table, "", f"cell {axes}: {str(e).splitlines()[0]}") from None
@@ -615,8 +645,11 @@ def _check_mode(v: str) -> None:
 
 def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str | Path | None = None,
               threads: int | None = None, progress: bool = False, backend: str | None = "local",
-              scheduler: str | None = None, workers: int | None = None, client=None) -> pd.DataFrame:
+              scheduler: str | None = None, workers: int | None = None, client=None,
+              policy_files: list[str] | str | None = None) -> pd.DataFrame:
     """Run (or, with ``dry_run``, estimate) every cell of a sweep; one row per cell.
+
+    ``policy_files``: policy files the grid's ``policies`` may name, besides the file's ``policy_files``.
 
     Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
     metric m of :func:`metric_names`: m, m_se, m_lo, m_hi (95% normal interval), half_width of the
@@ -629,7 +662,7 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     ``backend``/``scheduler``/``workers``/``client``: where the chunks run (see :func:`compare`).  On a
     cluster the first ``games`` of every cell are submitted together (a row's ``seconds`` then
     counts only its precision steps; ``attrs["seconds"]`` counts everything)."""
-    sw = parse_sweep(path_or_dict)
+    sw = parse_sweep(path_or_dict, policy_files)
     threads = threads if threads is not None else sw.threads
     if dry_run:
         return _dry_run(sw, store, threads)

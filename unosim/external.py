@@ -28,6 +28,7 @@ reproducible; a deterministic one gives exactly the records of the same strategy
 
 from __future__ import annotations
 
+import hashlib
 import random
 import traceback
 from dataclasses import dataclass, field
@@ -180,6 +181,36 @@ def register_class(cls: type, source: str) -> str:
                                source=source))
     _CLASSES[name] = (cls, source)
     return name
+
+
+def class_sha256(cls: type) -> str:
+    """SHA-256 of what a plain-Python policy class plays as: the source of every class of its MRO up to
+    :class:`PythonPolicy` (the code objects where the source cannot be read, e.g. a class typed at a prompt)."""
+    import inspect
+    import marshal
+
+    h = hashlib.sha256()
+    for c in cls.__mro__:
+        if c is PythonPolicy or not issubclass(c, PythonPolicy):
+            continue
+        try:
+            h.update(inspect.getsource(c).encode())
+        except (OSError, TypeError):
+            for k, v in sorted(vars(c).items()):
+                code = getattr(v, "__code__", None)
+                h.update(k.encode() + (marshal.dumps(code) if code is not None else repr(v).encode()))
+    return h.hexdigest()
+
+
+def passed_classes(names: list[str]) -> list[tuple[str, str]]:
+    """(name, content hash) of each plain-Python policy class among ``names`` that was passed as an
+    object (a class of a policy file counts through the file's hash)."""
+    out = {}
+    for name in names:
+        cls, source = _CLASSES.get(name, (None, ""))
+        if cls is not None and source.startswith("python:"):
+            out[name] = class_sha256(cls)
+    return sorted(out.items())
 
 
 def is_external(name: str) -> bool:
