@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import textwrap
 
 import pytest
 from click.testing import CliRunner
 
 from unosim.cli import main
-from unosim.experiments import compare, run_sweep
+from unosim.experiments import arm_records, compare, run_sweep
 from unosim.policy_api import load_policy_files
 from unosim.store import list_cells
 
@@ -137,3 +138,83 @@ def test_tournament_and_tune_take_numba_and_python_policy_files(tmp_path, comman
     out = json.loads(r.output)
     assert {f["path"] for f in out["meta"]["policy_files"]} == {str((tmp_path / n).resolve())
                                                                  for n in ("mine.py", "mine_py.py")}
+
+
+# ---- effects with scale, sentences, robustness and interactions ---------------------------------------------
+
+from unosim import answers  # noqa: E402
+from unosim.paired import paired_difference  # noqa: E402
+
+
+def test_every_effect_comes_relative_to_the_baseline_and_as_a_sentence(tmp_path):
+    df = compare(["official", "official+draw_until_playable"], players=4, games=2000, seed=1, metric="cards_drawn",
+                 policies="greedy", store=tmp_path, threads=1)
+    row = df[(df["arm"] == "official+draw_until_playable") & (df["metric"] == "cards_drawn")].iloc[0]
+    base = df[(df["arm"] == "official") & (df["metric"] == "cards_drawn")].iloc[0]
+    assert row["diff_rel"] == pytest.approx(row["diff"] / base["mean"])
+    [sentence] = df.attrs["answer_sentences"]
+    assert sentence.startswith("For greedy players (4 players), official+draw_until_playable raises cards drawn "
+                               f"per round by {row['diff_lo']:.1f} to {row['diff_hi']:.1f} cards "
+                               f"(+{row['diff_rel'] * 100:.1f}%) compared with official")
+
+
+def test_a_sentence_says_when_an_interval_holds_zero():
+    s = answers.effect_sentence("b", "a", "seat0_win", "round", 0.001, -0.01, 0.012, 0.25, "random players")
+    assert s == ("For random players, b changes seat 0's round win rate by -1.0 to +1.2 percentage points (+0.4%) "
+                 "compared with a: not distinguishable from no change.")
+
+
+def _effects(*intervals):
+    return [{"model": m, "diff": (lo + hi) / 2, "ci_lo": lo, "ci_hi": hi}
+            for m, (lo, hi) in zip(answers.ROBUST_MODELS, intervals, strict=True)]
+
+
+def test_robustness_flags_a_sign_flip_and_not_a_consistent_effect():
+    flip = answers.robustness(_effects((-0.40, -0.16), (1.38, 1.62), (1.2, 1.5)))  # the 7-0 turns question
+    assert flip["verdict"] == "sign flips" and flip["negative"] == ["random"]
+    warning = answers.robustness_sentence("7-0", "turns", "round", flip)
+    assert "changes sign with the players" in warning and "lowers it for random players" in warning
+    same = answers.robustness(_effects((1.1, 1.5), (1.38, 1.62), (1.2, 1.7)))
+    assert same["verdict"] == "consistent" and answers.robustness_sentence("7-0", "turns", "round", same) is None
+    assert answers.robustness(_effects((0.1, 0.3), (1.38, 1.62), (1.2, 1.7)))["verdict"] == "size varies"
+    assert answers.robustness(_effects((-0.1, 0.3), (1.38, 1.62), (1.2, 1.7)))["verdict"] == "unclear"
+
+
+def test_robust_compare_replays_the_arms_under_every_player_model(tmp_path):
+    df = compare(["official", "official+draw_until_playable"], players=3, games=1500, seed=2, metric="cards_drawn",
+                 policies="greedy", store=tmp_path, threads=1, robust=True)
+    [row] = df.attrs["robustness"]
+    assert [e["model"] for e in row["effects"]] == list(answers.ROBUST_MODELS)
+    alone = compare(["official", "official+draw_until_playable"], players=3, games=1500, seed=2,
+                    metric="cards_drawn", policies="random", store=tmp_path, threads=1)
+    got = alone[(alone["arm"] == "official+draw_until_playable") & (alone["metric"] == "cards_drawn")].iloc[0]
+    assert row["effects"][0]["diff"] == got["diff"]  # the same deals, the same stored cells
+    assert row["verdict"] == "consistent"  # drawing until playable draws more cards whoever plays
+    assert not any(s.startswith("Caution") for s in df.attrs["answer_sentences"])
+
+
+def test_robust_needs_an_arm_without_its_own_policies(tmp_path):
+    with pytest.raises(ValueError, match="every arm names its policies"):
+        compare(["policies:random", "policies:greedy"], players=3, games=100, store=tmp_path, robust=True)
+
+
+def test_a_two_by_two_design_reports_the_interaction_with_its_paired_interval(tmp_path):
+    factors = {"policies": ["greedy", "color_majority,greedy,greedy"], "rules": ["official", "official+stacking"]}
+    df = compare([], factors=factors, players=3, games=1500, seed=4, store=tmp_path, threads=1)
+    inter = df.attrs["interaction"]
+    recs = list(arm_records(df).values())
+    e0, e1 = paired_difference(recs[0], recs[1], "seat0_win"), paired_difference(recs[2], recs[3], "seat0_win")
+    assert inter["diff"] == pytest.approx(e1["diff"] - e0["diff"])
+    assert inter["effect_b0"] == pytest.approx(e0["diff"]) and inter["n"] == 1500
+    x = [(r["winner"].to_numpy() == 0).astype(float) for r in recs]  # sorted by game, all 1,500 games
+    contrast = (x[3] - x[2]) - (x[1] - x[0])  # paired game by game: one standard error of the contrast
+    assert inter["half_width"] == pytest.approx(1.959964 * contrast.std(ddof=1) / math.sqrt(1500), rel=1e-5)
+    assert inter["ci_lo"] < inter["diff"] < inter["ci_hi"]
+    assert df.attrs["answer_sentences"][-1].startswith("The effect of policies greedy -> color_majority,greedy,greedy")
+
+
+def test_bad_factors_are_one_line(cli_error):
+    assert "accepted: exactly two" in cli_error(["compare", "--factor", "deck:classic|flip"])
+    assert "is not KEY:VALUE1|VALUE2" in cli_error(["compare", "--factor", "deck:classic", "--factor", "rules:a|b"])
+    with pytest.raises(ValueError, match="unknown factor 'decks'"):
+        compare([], factors={"decks": ["classic", "flip"], "rules": ["official", "official+stacking"]})

@@ -467,36 +467,87 @@ def _float(name: str, value) -> float | None:
         raise CliError(f"--{name} {value!r} is not a number; accepted: a number") from None
 
 
+def _factors(values) -> dict[str, list[str]]:
+    """--factor KEY:V1|V2 (twice) as the factors of a 2x2 design."""
+    out = {}
+    for v in values:
+        key, sep, rest = v.partition(":")
+        if not sep or len(rest.split("|")) != 2:
+            raise CliError(f"--factor {v!r} is not KEY:VALUE1|VALUE2; accepted: e.g. 'deck:classic|flip' with KEY "
+                           "rules, deck or policies")
+        out[key.strip()] = [x.strip() for x in rest.split("|")]
+    if len(out) != 2:
+        raise CliError(f"{len(values)} --factor given ({len(out)} distinct keys); accepted: exactly two, with "
+                       "different keys")
+    return out
+
+
 def format_comparison(df) -> str:
-    """The compare table: per arm and metric, the mean and the paired difference from the first arm."""
+    """The compare table: per arm and metric, the mean and the paired difference from the first arm (also
+    relative to the first arm's mean), then the answer in sentences."""
+    from .answers import players_phrase
     from .report import fmt_pm
 
     a = df.attrs
     pct = lambda m: m.endswith("_win") or m == "capped"  # noqa: E731
-    lines = [f"{len(a['arms'])} arms, {a['games']:,} games each, common random numbers (seed "
-             f"{a['arms'][0]['cell']['seed']}); differences are arm minus {a['arms'][0]['label']!r}, 95% intervals"]
+    unit = "matches" if a["arms"][0]["cell"]["mode"] == "match" else "rounds"
+    lines = [f"{len(a['arms'])} arms, {a['games']:,} {unit} each, common random numbers (seed "
+             f"{a['arms'][0]['cell']['seed']}); differences are arm minus {a['arms'][0]['label']!r}, 95% intervals; "
+             "relative: the difference over the first arm's mean"]
     if a.get("interrupted"):
         kept = ", ".join(f"{arm} {int(g['n'].iloc[0]):,}" for arm, g in df.groupby("arm", sort=False))
-        lines.append(f"INTERRUPTED: games kept per arm: {kept or 'none'} (the same command continues)")
+        lines.append(f"INTERRUPTED: {unit} kept per arm: {kept or 'none'} (the same command continues)")
     if a.get("precision") is not None:
         lines.append(f"precision target {a['precision']:g} on the paired {a['metric']}: half-width "
                      f"{a['half_width']:.5f} ({'reached' if a['reached'] else 'NOT reached, max games'})")
+    cells = {x["label"]: x["cell"] for x in a["arms"]}
     for arm, g in df.groupby("arm", sort=False):
-        lines += ["", f"{arm}   [{g['key'].iloc[0]}]", f"  {'metric':<16} {'mean':<24} {'difference':<26} var ratio"]
+        first = arm == df["arm"].iloc[0]
+        lines += ["", f"{arm}   [{g['key'].iloc[0]}]   {players_phrase(cells[arm]['policies'])}",
+                  f"  {'metric':<16} {'mean':<24} {'difference':<26} {'relative':<10} var ratio"]
         for _, r in g.iterrows():
-            first = arm == df["arm"].iloc[0]
             diff = "" if first else fmt_pm(r["diff"], r["diff_half_width"], pct=pct(r["metric"]))
+            rel = "" if first or r["diff_rel"] != r["diff_rel"] else f"{r['diff_rel'] * 100:+.1f}%"
             vr = "" if first or r["var_ratio"] != r["var_ratio"] else f"{r['var_ratio']:.3f}"
             lines.append(f"  {r['metric']:<16} {fmt_pm(r['mean'], 1.96 * r['se'], pct=pct(r['metric'])):<24} "
-                         f"{diff:<26} {vr}")
+                         f"{diff:<26} {rel:<10} {vr}")
+    lines += _robustness_lines(a.get("robustness"), pct)
     lines += ["", f"{a['seconds']:.1f} s"]
+    if a.get("answer_sentences"):
+        lines += ["", "Answer (95% intervals; a turn is one seat's normal turn, see `unosim compare --help`):",
+                  *(f"  {t}" for t in a["answer_sentences"])]
     return "\n".join(lines)
 
 
+def _robustness_lines(rows, pct) -> list[str]:
+    """The robustness check of compare --robust: each arm's key effect under each player model."""
+    from .report import fmt_pm
+
+    if not rows:
+        return []
+    lines = ["", f"robustness: the {rows[0]['metric']} effect with every seat played by each model (same deals)"]
+    for r in rows:
+        lines.append(f"  {r['arm']} vs {r['baseline']}: {r['verdict'].upper()}")
+        for e in r["effects"]:
+            half = (e["ci_hi"] - e["ci_lo"]) / 2
+            lines.append(f"    {e['model']:<16} {fmt_pm(e['diff'], half, pct=pct(r['metric'])):<26} "
+                         f"{e['diff_rel'] * 100:+.1f}%")
+    return lines
+
+
 @main.command()
-@click.option("--arm", "arms", multiple=True, required=True,
+@click.option("--arm", "arms", multiple=True,
               help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label), "
                    "e.g. --arm official --arm 'official+stacking' --arm 'deck:flip; label:Flip'. Repeat.")
+@click.option("--factor", "factors", multiple=True,
+              help="Instead of --arm, a 2x2 design: give --factor twice, each KEY:VALUE1|VALUE2 with KEY rules, "
+                   "deck or policies, e.g. --factor 'deck:classic|flip' --factor "
+                   "'policies:greedy|color_majority,greedy,greedy,greedy'. Reports the interaction (the "
+                   "difference of the second factor's effects) with its paired 95% interval.")
+@click.option("--robust", is_flag=True,
+              help="Also replay the comparison with every seat played by random, greedy and color_majority (the "
+                   "strongest cheap heuristic), on the same deals, and say whether each effect keeps its sign "
+                   "and roughly its size. Costs three more runs.")
 @click.option("--players", default="4", show_default=True, help="Number of players, 2..10.")
 @click.option("--games", default="100000", show_default=True,
               help="Games per arm (the first step when --precision is set).")
@@ -513,7 +564,12 @@ def format_comparison(df) -> str:
               help="Add games until the 95% half-width of the paired difference of --metric is below this.")
 @click.option("--max-games", default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
 @click.option("--metric", default="seat0_win", show_default=True,
-              help="Key metric of --precision: seat<K>_win, turns, winner_points, cards_drawn, capped (rounds).")
+              help="Key metric of --precision, of the answer sentences and of --robust: turns (a turn is one "
+                   "seat's normal turn: it plays a card or draws; a skipped seat, the victim of a Draw Two or "
+                   "Wild Draw Four who draws and loses the turn, a stacked answer and a jump-in are not "
+                   "turns), winner_points (points the winner scores), cards_drawn (cards drawn from the pile, "
+                   "all seats), seat<K>_win (share of rounds won by seat K; seat 0 plays first), capped "
+                   "(share stopped by the cap); match mode: rounds (per match), turns, seat<K>_win, capped.")
 @click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
 @click.option("--threads", default=None, help="Worker threads [default: all cores].")
 @click.option("--batch-size", default=None, help="Games per stored chunk.")
@@ -521,13 +577,19 @@ def format_comparison(df) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_policy_file_option
 @_backend_options
-def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, target, partners, max_rounds,
-            precision, max_games, metric, store, threads, batch_size, out, as_json, policy_files, backend, scheduler,
-            workers) -> None:
-    """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences."""
+def compare(arms, factors, robust, players, games, seed, deck, policies, seating, mode, scoring, target, partners,
+            max_rounds, precision, max_games, metric, store, threads, batch_size, out, as_json, policy_files,
+            backend, scheduler, workers) -> None:
+    """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences.
+
+    Every difference comes with its 95% interval and its size relative to the first arm; the output ends
+    with one plain sentence per effect of --metric, naming the players it holds for."""
     from .experiments import compare as run_compare
 
     try:
+        factor_kw = {"factors": _factors(factors)} if factors else {}
+        if not arms and not factors:
+            raise CliError("no --arm given; accepted: two or more --arm values, or two --factor values")
         bkw = _backend_kw(backend, scheduler, workers)
     except ValueError as e:
         raise _fail(e) from None
@@ -540,6 +602,7 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
                          store=store, threads=_int("threads", threads),
                          progress=sys.stderr.isatty() and not as_json,
                          chunk=_int("batch-size", batch_size), policy_files=list(policy_files) or None, **bkw,
+                         robust=robust, **factor_kw,
                          **_match_kw(mode, scoring, target, partners, max_rounds))
     except ValueError as e:
         raise _fail(e) from None

@@ -92,7 +92,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import paired
+from . import answers, paired
 from .backends import backend_session
 from .decks import get_deck
 from .errors import UnosimError
@@ -352,8 +352,23 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
             max_games: int | None = None, metric: str = "seat0_win", store: str | Path | None = None,
             threads: int | None = None, progress: bool = False, chunk: int | None = None,
             backend: str | None = "local", scheduler: str | None = None, workers: int | None = None,
-            client=None, policy_files: list[str] | str | None = None, **match_options: Any) -> pd.DataFrame:
+            client=None, policy_files: list[str] | str | None = None, robust: bool = False,
+            factors: dict[str, list[str]] | None = None, **match_options: Any) -> pd.DataFrame:
     """Run the arms with common random numbers; one row per (arm, metric).
+
+    ``attrs["answer_sentences"]``: one plain sentence per effect of the key ``metric`` (each arm against
+    the first), naming the players (:mod:`unosim.answers`).  ``diff_rel``: the difference relative to the
+    first arm's mean.
+
+    ``robust``: also replay the comparison with every seat of the arms that do not name their policies
+    played by each model of :data:`unosim.answers.ROBUST_MODELS` (same deals); ``attrs["robustness"]``
+    says per arm whether the key effect keeps its sign and roughly its size, and a sentence warns when not.
+
+    ``factors``: a 2x2 design instead of ``arms``: two arm keys (rules, deck, policies) with two values
+    each, e.g. ``{"deck": ["classic", "flip"], "policies": ["greedy", "color_majority,greedy,greedy,greedy"]}``;
+    the four arms are (a0 b0, a1 b0, a0 b1, a1 b1) and ``attrs["interaction"]`` holds the difference of the
+    second factor's effects ((a1 b1 - a0 b1) - (a1 b0 - a0 b0) of the key metric, paired game by game) with
+    its 95% interval.
 
     ``policy_files``: Python files defining policies (:mod:`unosim.policy_api`) that the arms may name;
     every cell is keyed by the content of the files and classes its policies come from, so an edited
@@ -368,9 +383,15 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
     ``dask.distributed`` ``client``: where the chunks run (:mod:`unosim.backends`); the records do
     not depend on it.
     """
+    if factors is not None:
+        if arms:
+            raise ExperimentError("arms and factors both given; accepted: arms, or a 2x2 design of two factors")
+        arms = factor_arms(factors)
     if not arms:
         raise ExperimentError("no arms; accepted: two or more --arm values (rules strings or key:value parts)")
     games, max_games, precision, chunk = check_sizes(games, max_games, precision, chunk, mode, players, len(arms))
+    if robust:
+        models = _robust_models(arms, deck, policies)
     parsed = [parse_arm(a, deck, policies) for a in arms]
     labels = _unique_labels([a.label for a in parsed])
     cells = [make_cell(rules=a.rules, players=players, policies=a.policies, deck=a.deck, seed=seed,
@@ -387,7 +408,130 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
         "store": str(store if store is not None else DEFAULT_ROOT),
         **_backend_attrs(be, out["ran"], out["seconds"]),
     })
+    if factors is not None and not out["interrupted"]:
+        table.attrs["interaction"] = _interaction(out["records"], labels, factors, metric)
+    table.attrs["answer_sentences"] = answer_sentences(table)
+    if robust and not out["interrupted"]:
+        kw = dict(players=players, games=games, seed=seed, deck=deck, seating=seating, mode=mode, precision=precision,
+                  max_games=max_games, metric=metric, store=store, threads=threads, progress=progress, chunk=chunk,
+                  backend=backend, scheduler=scheduler, workers=workers, client=client, policy_files=policy_files,
+                  **match_options)
+        runs = {m: table if _same_players(m, policies) else compare(arms, policies=m, **kw) for m in models}
+        table.attrs["robustness"] = robustness_rows(runs, metric)
+        table.attrs["answer_sentences"] += robust_sentences(table.attrs["robustness"], mode)
     return table
+
+
+def _same_players(model: str, policies: str) -> bool:
+    return str(policies).strip().lower() == model
+
+
+_UNSET = "\x00unset"
+
+
+def _robust_models(arms: list, deck: str, policies: str) -> tuple[str, ...]:
+    """The player models of the robustness check; refused when every arm names its own policies."""
+    if all(parse_arm(a, deck, _UNSET).policies != _UNSET for a in arms):
+        raise ExperimentError("robust replays the arms with other players, but every arm names its policies; "
+                              "accepted: arms without a policies: part (the line-up then comes from --policies)")
+    return answers.ROBUST_MODELS
+
+
+def robustness_rows(runs: dict[str, pd.DataFrame], metric: str) -> list[dict[str, Any]]:
+    """Per non-baseline arm: the key effect under each player model and the verdict of
+    :func:`unosim.answers.robustness`."""
+    rows = []
+    first = next(iter(runs.values()))
+    for arm in list(dict.fromkeys(first["arm"]))[1:]:
+        effects = []
+        for model, t in runs.items():
+            r = t[(t["arm"] == arm) & (t["metric"] == metric)].iloc[0]
+            base = t[(t["arm"] == t["arm"].iloc[0]) & (t["metric"] == metric)].iloc[0]
+            effects.append({"model": model, "diff": float(r["diff"]), "ci_lo": float(r["diff_lo"]),
+                            "ci_hi": float(r["diff_hi"]), "diff_rel": float(r["diff_rel"]),
+                            "baseline_mean": float(base["mean"])})
+        rows.append({"arm": arm, "baseline": first["arm"].iloc[0], "metric": metric, "effects": effects,
+                     **answers.robustness(effects)})
+    return rows
+
+
+def robust_sentences(rows: list[dict[str, Any]], mode: str) -> list[str]:
+    """Per arm: the effect under each player model in one sentence, and a warning when it does not hold."""
+    out = []
+    for r in rows:
+        parts = [f"for {e['model']} players it "
+                 + answers.effect_clause(r["metric"], mode, e["diff"], e["ci_lo"], e["ci_hi"], e["baseline_mean"])
+                 for e in r["effects"]]
+        out.append(f"Robustness of {r['arm']} against {r['baseline']}: " + "; ".join(parts) + ".")
+        warn = answers.robustness_sentence(r["arm"], r["metric"], mode, r)
+        if warn:
+            out.append(warn)
+    return out
+
+
+def answer_sentences(table: pd.DataFrame) -> list[str]:
+    """One sentence per effect of the key metric in a :func:`compare` table (each arm against the first)."""
+    a = table.attrs
+    arms = {x["label"]: x["cell"] for x in a["arms"]}
+    metric = a["metric"]
+    rows = table[table["metric"] == metric]
+    if rows.empty:
+        return []
+    base = rows.iloc[0]
+    base_cell = arms[base["arm"]]
+    out = []
+    for _, r in rows.iloc[1:].iterrows():
+        cell = arms[r["arm"]]
+        if list(cell["policies"]) == list(base_cell["policies"]):
+            who = answers.players_phrase(cell["policies"])
+        else:
+            who = (f"{answers.players_phrase(cell['policies'])} instead of "
+                   f"{answers.players_phrase(base_cell['policies'])}")
+        out.append(answers.effect_sentence(r["arm"], base["arm"], metric, cell["mode"], r["diff"], r["diff_lo"],
+                                           r["diff_hi"], base["mean"], who, f"{cell['players']} players"))
+    inter = a.get("interaction")
+    if inter:
+        out.append(interaction_sentence(inter, base_cell["mode"]))
+    return out
+
+
+# ---- 2x2 designs -----------------------------------------------------------------------------------------
+
+
+def factor_arms(factors: dict[str, list[str]]) -> list[dict[str, str]]:
+    """The four arms of a 2x2 design, in the order (a0 b0, a1 b0, a0 b1, a1 b1)."""
+    if not isinstance(factors, dict) or len(factors) != 2:
+        raise ExperimentError(f"factors={factors!r} is not a 2x2 design; accepted: two factors (arm keys rules, "
+                              "deck, policies) with two values each")
+    (ka, va), (kb, vb) = factors.items()
+    for k, v in factors.items():
+        if k not in ("rules", "deck", "policies"):
+            raise ExperimentError(f"unknown factor {k!r}{_hint(k, ARM_KEYS)}; accepted: rules, deck, policies")
+        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(isinstance(x, str) and x.strip() for x in v):
+            raise ExperimentError(f"factor {k}={v!r} needs exactly two values; accepted: two non-empty strings")
+    return [{ka: a, kb: b, "label": f"{ka}:{a}; {kb}:{b}"} for b in vb for a in va]
+
+
+def _interaction(recs: list[pd.DataFrame], labels: list[str], factors: dict[str, list[str]],
+                 metric: str) -> dict[str, Any]:
+    (ka, va), (kb, vb) = factors.items()
+    d = answers.interaction(recs, metric)
+    return {"metric": metric, "factor_a": ka, "values_a": list(va), "factor_b": kb, "values_b": list(vb),
+            "arms": labels, **d}
+
+
+def interaction_sentence(inter: dict[str, Any], mode: str) -> str:
+    """The interaction of a 2x2 design in one sentence."""
+    what, unit, rate = answers.metric_phrase(inter["metric"], mode)
+    k = 100.0 if rate else 1.0
+    dec = answers.decimals(inter["half_width"] * k)
+    u = f" {unit}" if unit else ""
+    (a0, a1), (b0, b1) = inter["values_a"], inter["values_b"]
+    verdict = ("differs" if answers.sign(inter["ci_lo"], inter["ci_hi"]) else
+               "does not differ detectably")
+    return (f"The effect of {inter['factor_a']} {a0} -> {a1} on {what} {verdict} between {inter['factor_b']} {b0} "
+            f"({inter['effect_b0'] * k:+,.{dec}f}{u}) and {b1} ({inter['effect_b1'] * k:+,.{dec}f}{u}): interaction "
+            f"{inter['diff'] * k:+,.{dec}f} ± {inter['half_width'] * k:,.{dec}f}{u} (95%, paired).")
 
 
 def _backend_attrs(be, ran: int, seconds: float) -> dict[str, Any]:
@@ -416,7 +560,8 @@ def comparison_table(recs: list[pd.DataFrame], labels: list[str], cells: list[Ce
             row.pop("half_width")
             d = paired.paired_difference(recs[0], rec, m)
             row.update(diff=d["diff"], diff_se=d["se"], diff_lo=d["ci_lo"], diff_hi=d["ci_hi"],
-                       diff_half_width=d["half_width"], var_ratio=paired.variance_ratio(recs[0], rec, m)
+                       diff_half_width=d["half_width"], diff_rel=answers.relative(d["diff"], d["mean_a"]),
+                       var_ratio=paired.variance_ratio(recs[0], rec, m)
                        if rec is not recs[0] else float("nan"), key=cell.key)
             rows.append(row)
     return pd.DataFrame(rows)
