@@ -218,3 +218,32 @@ def test_bad_factors_are_one_line(cli_error):
     assert "is not KEY:VALUE1|VALUE2" in cli_error(["compare", "--factor", "deck:classic", "--factor", "rules:a|b"])
     with pytest.raises(ValueError, match="unknown factor 'decks'"):
         compare([], factors={"decks": ["classic", "flip"], "rules": ["official", "official+stacking"]})
+
+
+# ---- sweep and match compare speak like compare --------------------------------------------------------------
+
+
+def test_a_sweep_prints_intervals_paired_differences_and_sentences(tmp_path):
+    f = tmp_path / "sweep.toml"
+    f.write_text('name = "decks"\ngames = 800\nseed = 2\nmetric = "turns"\n'
+                 '[grid]\nplayers = [2, 3]\ndecks = ["classic", "flip"]\npolicies = "greedy"\n')
+    r = CliRunner().invoke(main, ["sweep", str(f), "--store", str(tmp_path / "store"), "--threads", "1"])
+    assert r.exit_code == 0, r.output
+    df = run_sweep(f, store=tmp_path / "store")  # the same cells, from the store
+    assert df.attrs["compared"] == "deck" and (df["baseline"] == "classic").all()
+    flip = df[(df["deck"] == "flip") & (df["players"] == 3)].iloc[0]
+    assert flip["turns_diff_rel"] == pytest.approx(flip["turns_diff"] / (flip["turns"] - flip["turns_diff"]))
+    assert "±" in r.output and "baseline" in r.output and "difference" in r.output
+    assert f"{flip['turns_diff_rel'] * 100:+.1f}%" in r.output
+    assert len(df.attrs["answer_sentences"]) == 2
+    assert all(s in r.output for s in df.attrs["answer_sentences"])
+    assert df.attrs["answer_sentences"][1].startswith("For greedy players (3 players), deck flip ")
+
+
+def test_a_match_compare_counts_matches(tmp_path):
+    r = CliRunner().invoke(main, ["compare", "--arm", "official", "--arm", "official+stacking", "--mode", "match",
+                                  "--players", "3", "--games", "30", "--target", "100", "--store", str(tmp_path),
+                                  "--threads", "1", "--metric", "rounds"])
+    assert r.exit_code == 0, r.output
+    assert "30 matches each" in r.output and "games" not in r.output.split("\n")[0]
+    assert "rounds per match" in r.output.split("Answer")[1]

@@ -660,18 +660,52 @@ def sweep(file, dry_run, store, threads, out, as_json, policy_files, backend, sc
         click.echo(f"{len(df)} cells; {df['est_turns'].sum():,.0f} turns, about {df['est_seconds'].sum():,.0f} s "
                    f"({df.attrs['estimate']})")
     else:
-        import pandas as pd
-
-        m = df.attrs["metric"]
-        cols = [c for c in ("players", "rules", "policies", "deck", "mode", "seating", "games", "turns", "turns_se",
-                            m, f"{m}_se", "seconds") if c in df.columns]
-        with pd.option_context("display.width", 200, "display.max_columns", 20):
-            click.echo(df[list(dict.fromkeys(cols))].to_string(index=False))
+        click.echo(format_sweep(df))
         if out_dir is not None:
             click.echo(f"sweep written to {out_dir}")
     if not dry_run and df.attrs.get("interrupted"):
         click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
         sys.exit(130)
+
+
+def format_sweep(df) -> str:
+    """A sweep like compare: per cell the means with 95% half-widths, the paired difference from its baseline
+    cell (the first value of the compared axis) with its relative size, then the answer in sentences."""
+    from .report import fmt_pm
+
+    a = df.attrs
+    m, axis = a["metric"], a.get("compared")
+    pct = lambda k: k.endswith("_win") or k == "capped"  # noqa: E731
+    shown = [k for k in ("players", "rules", "policies", "deck", "mode", "seating") if df[k].nunique() > 1 or k == axis]
+    shown = shown or ["players", "rules", "policies"]
+    units = {"round": "rounds", "match": "matches"}
+    lines = [f"{a['name']}: {len(df)} cells; means with 95% half-widths"
+             + (f"; differences are paired against the cell with {axis} {df['baseline'].iloc[0]!r} and the same "
+                "other settings (common random numbers)" if axis and "baseline" in df else ""),
+             "all cells: " + ", ".join(f"{k} {df[k].iloc[0]}" for k in ("players", "rules", "policies", "deck",
+                                                                        "mode", "seating") if k not in shown)]
+    metrics = list(dict.fromkeys([m, "turns"]))
+    w = {k: max(len(k), *(len(str(v)) for v in df[k])) + 2 for k in shown}
+    head = "".join(f"{k:<{w[k]}}" for k in shown)
+    cols = "".join(f"{k:<20}" + (f"{'difference':<22}{'relative':<10}" if axis else "") for k in metrics)
+    lines += ["", f"{head}{'games':<16}{cols}"]
+    for _, r in df.iterrows():
+        games = f"{int(r['games']):,} {units.get(r['mode'], 'games')}"
+        row = "".join(f"{str(r[k]):<{w[k]}}" for k in shown) + f"{games:<16}"
+        for k in metrics:
+            row += f"{fmt_pm(r[k], 1.96 * r[k + '_se'], pct=pct(k)):<20}"
+            if axis:
+                base = r[axis] == r["baseline"]
+                diff = "baseline" if base else fmt_pm(r[f"{k}_diff"], (r[f"{k}_diff_hi"] - r[f"{k}_diff_lo"]) / 2,
+                                                      pct=pct(k))
+                rel = "" if base or r[f"{k}_diff_rel"] != r[f"{k}_diff_rel"] else f"{r[f'{k}_diff_rel'] * 100:+.1f}%"
+                row += f"{diff:<22}{rel:<10}"
+        lines.append(row.rstrip())
+    lines += ["", f"{a['seconds']:.1f} s"]
+    if a.get("answer_sentences"):
+        lines += ["", "Answer (95% intervals; a turn is one seat's normal turn, see `unosim compare --help`):",
+                  *(f"  {t}" for t in a["answer_sentences"])]
+    return "\n".join(lines)
 
 
 @main.group(invoke_without_command=True)

@@ -798,9 +798,11 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
 
     Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
     metric m of :func:`metric_names`: m, m_se, m_lo, m_hi (95% normal interval), half_width of the
-    key metric, reached, seconds.  When the grid has several ``rules``, every cell is also paired
-    with the cell of the first rules value and the same other axes (common random numbers):
-    columns baseline, m_diff, m_diff_lo, m_diff_hi (95%), 0 for the baseline cells themselves.
+    key metric, reached, seconds.  The compared axis (``attrs["compared"]``) is the first of rules, deck,
+    policies, seating with several values: every cell is also paired with the cell of that axis's first
+    value and the same other axes (common random numbers): columns baseline, m_diff, m_diff_lo,
+    m_diff_hi (95%), m_diff_rel (relative to the baseline cell's mean), 0 for the baseline cells
+    themselves.  ``attrs["answer_sentences"]``: one plain sentence per effect of the key metric.
     Dry run columns: the axes, key, stored (games in the store), games (planned),
     pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how.
 
@@ -814,10 +816,12 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     with backend_session(backend, scheduler, workers, client, threads) as be:
         rows, total_s, interrupted, ran = _sweep_rows(sw, store, threads, progress, be)
     df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
-    df.attrs.update({"name": sw.name, "metric": sw.metric, "precision": sw.precision, "seconds": total_s,
+    df.attrs.update({"name": sw.name, "metric": sw.metric, "compared": compared_axis(sw),
+                     "precision": sw.precision, "seconds": total_s,
                      "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
                      **_backend_attrs(be, ran, total_s),
                      "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
+    df.attrs["answer_sentences"] = sweep_sentences(df, compared_axis(sw))
     return df
 
 
@@ -852,29 +856,64 @@ def _sweep_rows(sw: Sweep, store, threads, progress: bool, be) -> tuple[list[dic
     return rows, total_s, interrupted, ran
 
 
+#: The axes a sweep compares, in order of preference: the first with several values is the compared one.
+COMPARED_AXES = ("rules", "deck", "policies", "seating")
+
+
+def compared_axis(sw: Sweep) -> str | None:
+    """The axis whose first value is every cell's baseline (None when no axis has several values)."""
+    for axis in COMPARED_AXES:
+        if len({a[axis] for a, _ in sw.cells}) > 1:
+            return axis
+    return None
+
+
 def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
-    """Add each cell's paired differences from its baseline cell (first rules value, same other axes)."""
+    """Add each cell's paired differences from its baseline cell (the first value of the compared axis,
+    :func:`compared_axis`, and the same other axes): m_diff, m_diff_lo, m_diff_hi, m_diff_rel."""
     from .store import read_cell
 
-    rules = list(dict.fromkeys(a["rules"] for a, _ in sw.cells))
-    if len(rules) < 2 or df.empty:
+    axis = compared_axis(sw)
+    if axis is None or df.empty:
         return df
-    others = ("players", "policies", "deck", "mode", "seating")
-    cells = {tuple(a[k] for k in (*others, "rules")): c for a, c in sw.cells}
+    values = list(dict.fromkeys(a[axis] for a, _ in sw.cells))
+    others = tuple(k for k in ("players", "rules", "policies", "deck", "mode", "seating") if k != axis)
+    cells = {tuple(a[k] for k in (*others, axis)): c for a, c in sw.cells}
     extra: list[dict[str, Any]] = []
     base_cache: dict[tuple, pd.DataFrame] = {}
     for _, row in df.iterrows():
         group = tuple(row[k] for k in others)
-        cell, base = cells[(*group, row["rules"])], cells[(*group, rules[0])]
+        cell, base = cells[(*group, row[axis])], cells[(*group, values[0])]
         if group not in base_cache:
             base_cache[group] = read_cell(base, None, store)
         rec = read_cell(cell, int(row["games"]), store)
-        out: dict[str, Any] = {"baseline": rules[0]}
+        out: dict[str, Any] = {"baseline": values[0]}
         for m in metric_names(cell.mode, cell.players):
             d = paired.paired_difference(base_cache[group], rec, m)
-            out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"]})
+            out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"],
+                        f"{m}_diff_rel": answers.relative(d["diff"], d["mean_a"])})
         extra.append(out)
     return pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1)
+
+
+def sweep_sentences(df: pd.DataFrame, axis: str | None) -> list[str]:
+    """One sentence per non-baseline cell: its effect on the key metric against its baseline cell."""
+    if axis is None or df.empty or "baseline" not in df.columns:
+        return []
+    m = df.attrs["metric"]
+    varying = [k for k in ("players", "rules", "deck", "policies", "mode", "seating")
+               if k != axis and df[k].nunique() > 1]
+    out = []
+    for _, r in df[df[axis] != df["baseline"]].iterrows():
+        where = ", ".join([f"{r['players']} players", *(f"{k} {r[k]}" for k in varying if k != "players")])
+        if axis == "policies":
+            who, name, base = f"{r['policies']} instead of {r['baseline']}", "the line-up", "the baseline line-up"
+        else:
+            who, name, base = answers.players_phrase([r["policies"]]), f"{axis} {r[axis]}", f"{r['baseline']}"
+        base_mean = r[m] - r[f"{m}_diff"]  # the baseline cell's mean on the same games
+        out.append(answers.effect_sentence(name, base, m, r["mode"], r[f"{m}_diff"], r[f"{m}_diff_lo"],
+                                           r[f"{m}_diff_hi"], base_mean, who, where))
+    return out
 
 
 def _axes_label(axes: dict[str, Any]) -> str:
