@@ -247,3 +247,17 @@ def test_a_match_compare_counts_matches(tmp_path):
     assert r.exit_code == 0, r.output
     assert "30 matches each" in r.output and "games" not in r.output.split("\n")[0]
     assert "rounds per match" in r.output.split("Answer")[1]
+
+
+def test_the_match_report_has_the_paired_effects(tmp_path):
+    runner = CliRunner()
+    r = runner.invoke(main, ["compare", "--arm", "official", "--arm", "official+stacking", "--mode", "match",
+                             "--players", "3", "--games", "30", "--target", "100", "--store", str(tmp_path / "s"),
+                             "--threads", "1", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    saved = json.loads((tmp_path / "c" / "compare.json").read_text())["attrs"]
+    assert saved["answer_sentences"] and saved["answer_sentences"][0].startswith("For greedy players (3 players)")
+    r = runner.invoke(main, ["report", str(tmp_path / "c" / "arms"), "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "r" / "summary.md").read_text()
+    assert "Effects (paired)" in page and "Δ rounds per match" in page

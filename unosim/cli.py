@@ -99,9 +99,11 @@ def _backend_kw(backend, scheduler, workers) -> dict:
               help="Rules string: presets and options joined by '+', e.g. 'official+stacking'. "
                    "See `unosim rules` and `unosim presets`.")
 @click.option("--players", default="4", show_default=True, help="Number of players, 2..10.")
-@click.option("--policies", default="random", show_default=True,
-              help="One policy for every seat, or a comma list (one per seat): random, greedy, "
-                   "greedy(challenge=0.5,bluff=0.1).")
+@click.option("--policies", default="greedy", show_default=True,
+              help="One policy for every seat, or a comma list (one per seat): greedy, random, "
+                   "greedy(challenge=0.5,bluff=0.1). The default is greedy because casual players mostly shed "
+                   "their highest cards and keep wilds; random (uniform over legal cards) is a poor model of a "
+                   "person, but stays available by name. Every answer holds only for the players simulated.")
 @click.option("--games", default="100000", show_default=True, help="Rounds to simulate.")
 @click.option("--seed", default="0", show_default=True, help="Master seed (0..2**64-1).")
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
@@ -553,7 +555,10 @@ def _robustness_lines(rows, pct) -> list[str]:
               help="Games per arm (the first step when --precision is set).")
 @click.option("--seed", default="0", show_default=True, help="Master seed shared by every arm.")
 @click.option("--deck", default="classic", show_default=True, help="Deck of arms that do not name one.")
-@click.option("--policies", default="random", show_default=True, help="Policies of arms that do not name them.")
+@click.option("--policies", default="greedy", show_default=True,
+              help="Policies of arms that do not name them (greedy: casual players who shed their highest cards "
+                   "and keep wilds; random is available by name). The answer holds only for these players: see "
+                   "--robust.")
 @click.option("--seating", default="fixed", show_default=True, help="fixed, rotate or shuffle.")
 @click.option("--mode", default="round", show_default=True, help="round or match.")
 @click.option("--scoring", default="standard", show_default=True, help="Match scoring.")

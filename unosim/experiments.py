@@ -155,7 +155,7 @@ class Arm:
     policies: str
 
 
-def parse_arm(text: str | dict, deck: str = "classic", policies: str = "random") -> Arm:
+def parse_arm(text: str | dict, deck: str = "classic", policies: str = "greedy") -> Arm:
     """An arm: a rules string (``official+stacking``), or ``key:value`` parts joined by ``;`` with
     keys rules, deck, policies, label (``"deck:flip; label:UNO Flip"``), or a dict of those keys."""
     if isinstance(text, dict):
@@ -348,7 +348,7 @@ def key_half_width(recs: list[pd.DataFrame], metric: str) -> float:
 
 
 def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed: int = 0, deck: str = "classic",
-            policies: str = "random", seating: str = "fixed", mode: str = "round", precision: float | None = None,
+            policies: str = "greedy", seating: str = "fixed", mode: str = "round", precision: float | None = None,
             max_games: int | None = None, metric: str = "seat0_win", store: str | Path | None = None,
             threads: int | None = None, progress: bool = False, chunk: int | None = None,
             backend: str | None = "local", scheduler: str | None = None, workers: int | None = None,
@@ -757,7 +757,7 @@ def parse_sweep(path_or_dict: str | Path | dict, policy_files: list[str] | str |
     decks = _str_axis(grid, deck_key, "classic", spec, get_deck)
     modes = _str_axis(grid, "mode", "round", spec, _check_mode)
     seatings = _str_axis(grid, "seating", "fixed", spec, check_seating)
-    pols = _str_axis(grid, "policies", "random", spec, lambda v: None)
+    pols = _str_axis(grid, "policies", "greedy", spec, lambda v: None)
     metric = data.get("metric", "seat0_win")
     cells = []
     for p, r, pol, dk, mode, seat in itertools.product(players, rules, pols, decks, modes, seatings):

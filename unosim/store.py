@@ -195,7 +195,7 @@ def _named_policies(policies: Any) -> list[str]:
     return names
 
 
-def make_cell(rules: str = "official", players: int = 4, policies: str | list[str] = "random",
+def make_cell(rules: str = "official", players: int = 4, policies: str | list[str] = "greedy",
               deck: str = "classic", seed: int = 0, seating: str = "fixed", mode: str = "round",
               policy_files: list[str] | str | None = None, **match_options: Any) -> Cell:
     """Validate a run description (through a one-game probe run) and return its :class:`Cell`.
