@@ -261,3 +261,17 @@ def test_the_match_report_has_the_paired_effects(tmp_path):
     assert r.exit_code == 0, r.output
     page = (tmp_path / "r" / "summary.md").read_text()
     assert "Effects (paired)" in page and "Δ rounds per match" in page
+
+
+def test_a_robust_sweep_checks_every_effect_under_every_player_model(tmp_path):
+    f = tmp_path / "sweep.toml"
+    f.write_text('games = 800\nseed = 3\nmetric = "cards_drawn"\n'
+                 '[grid]\nplayers = 3\nrules = ["official", "official+draw_until_playable"]\n')
+    df = run_sweep(f, store=tmp_path / "store", threads=1, robust=True)
+    [row] = df.attrs["robustness"]
+    assert [e["model"] for e in row["effects"]] == list(answers.ROBUST_MODELS)
+    assert row["effects"][1]["diff"] == df["cards_drawn_diff"].iloc[1]  # greedy: the sweep's own players
+    assert row["verdict"] == "consistent"
+    f.write_text(f.read_text().replace('players = 3', 'players = 3\npolicies = ["random", "greedy"]'))
+    with pytest.raises(ValueError, match="one policies value"):
+        run_sweep(f, store=tmp_path / "store", robust=True)

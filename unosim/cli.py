@@ -629,9 +629,12 @@ def compare(arms, factors, robust, players, games, seed, deck, policies, seating
 @click.option("--threads", default=None, help="Worker threads [default: the file's threads, else all cores].")
 @click.option("--out", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--robust", is_flag=True,
+              help="Also replay the grid with its players replaced by random, greedy and color_majority (same "
+                   "deals) and say whether each effect keeps its sign and roughly its size.")
 @_policy_file_option
 @_backend_options
-def sweep(file, dry_run, store, threads, out, as_json, policy_files, backend, scheduler, workers) -> None:
+def sweep(file, dry_run, store, threads, out, as_json, robust, policy_files, backend, scheduler, workers) -> None:
     """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
     from .experiments import run_sweep
 
@@ -646,7 +649,7 @@ def sweep(file, dry_run, store, threads, out, as_json, policy_files, backend, sc
         df = run_sweep(file, dry_run=dry_run, store=store,
                        threads=_int("threads", threads),
                        progress=sys.stderr.isatty() and not as_json, policy_files=list(policy_files) or None,
-                       **({} if dry_run else bkw))
+                       **({} if dry_run else dict(bkw, robust=robust)))
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
@@ -706,6 +709,7 @@ def format_sweep(df) -> str:
                 rel = "" if base or r[f"{k}_diff_rel"] != r[f"{k}_diff_rel"] else f"{r[f'{k}_diff_rel'] * 100:+.1f}%"
                 row += f"{diff:<22}{rel:<10}"
         lines.append(row.rstrip())
+    lines += _robustness_lines(a.get("robustness"), pct)
     lines += ["", f"{a['seconds']:.1f} s"]
     if a.get("answer_sentences"):
         lines += ["", "Answer (95% intervals; a turn is one seat's normal turn, see `unosim compare --help`):",

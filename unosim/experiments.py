@@ -791,10 +791,13 @@ def _check_mode(v: str) -> None:
 def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str | Path | None = None,
               threads: int | None = None, progress: bool = False, backend: str | None = "local",
               scheduler: str | None = None, workers: int | None = None, client=None,
-              policy_files: list[str] | str | None = None) -> pd.DataFrame:
+              policy_files: list[str] | str | None = None, robust: bool = False) -> pd.DataFrame:
     """Run (or, with ``dry_run``, estimate) every cell of a sweep; one row per cell.
 
     ``policy_files``: policy files the grid's ``policies`` may name, besides the file's ``policy_files``.
+    ``robust``: also replay the grid with its one ``policies`` value replaced by each model of
+    :data:`unosim.answers.ROBUST_MODELS` (same deals); ``attrs["robustness"]`` and the sentences say per
+    effect whether it keeps its sign and roughly its size (as :func:`compare` does).
 
     Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
     metric m of :func:`metric_names`: m, m_se, m_lo, m_hi (95% normal interval), half_width of the
@@ -822,7 +825,54 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
                      **_backend_attrs(be, ran, total_s),
                      "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
     df.attrs["answer_sentences"] = sweep_sentences(df, compared_axis(sw))
+    if robust and not interrupted:
+        kw = dict(store=store, threads=threads, progress=progress, backend=backend, scheduler=scheduler,
+                  workers=workers, client=client, policy_files=policy_files)
+        runs = {m: df if df["policies"].iloc[0] == m else run_sweep(grid, **kw)
+                for m, grid in _robust_grids(path_or_dict, sw).items()}
+        df.attrs["robustness"] = sweep_robustness(runs, compared_axis(sw), sw.metric)
+        df.attrs["answer_sentences"] += robust_sentences(df.attrs["robustness"], sw.cells[0][1].mode)
     return df
+
+
+def _robust_grids(path_or_dict: str | Path | dict, sw: Sweep) -> dict[str, dict]:
+    """The sweep file once per player model of the robustness check, its ``policies`` replaced."""
+    import copy
+
+    axis = compared_axis(sw)
+    if axis in (None, "policies") or len({a["policies"] for a, _ in sw.cells}) > 1:
+        raise ExperimentError("robust replays the grid with other players; accepted: a grid with one policies "
+                              "value and another axis (rules, deck, seating) with several values")
+    data, _ = load_experiment(path_or_dict)
+    data = copy.deepcopy(data)
+    if not isinstance(path_or_dict, dict) and "policy_files" in data:  # paths relative to the file's folder
+        files = data["policy_files"]
+        data["policy_files"] = [str(Path(path_or_dict).parent / f)
+                                for f in ([files] if isinstance(files, str) else files)]
+    grids = {}
+    for m in answers.ROBUST_MODELS:
+        grids[m] = {**data, "grid": {**data.get("grid", {}), "policies": m}}
+    return grids
+
+
+def sweep_robustness(runs: dict[str, pd.DataFrame], axis: str, metric: str) -> list[dict[str, Any]]:
+    """Per non-baseline cell: the key effect under each player model (the grids list their cells in the same
+    order) and the verdict of :func:`unosim.answers.robustness`."""
+    first = next(iter(runs.values()))
+    rows = []
+    for i in range(len(first)):
+        r = first.iloc[i]
+        if r[axis] == r["baseline"]:
+            continue
+        effects = []
+        for model, t in runs.items():
+            x = t.iloc[i]
+            effects.append({"model": model, "diff": float(x[f"{metric}_diff"]), "ci_lo": float(x[f"{metric}_diff_lo"]),
+                            "ci_hi": float(x[f"{metric}_diff_hi"]), "diff_rel": float(x[f"{metric}_diff_rel"]),
+                            "baseline_mean": float(x[metric] - x[f"{metric}_diff"])})
+        rows.append({"arm": f"{axis} {r[axis]} ({r['players']} players)", "baseline": str(r["baseline"]),
+                     "metric": metric, "effects": effects, **answers.robustness(effects)})
+    return rows
 
 
 def _sweep_rows(sw: Sweep, store, threads, progress: bool, be) -> tuple[list[dict[str, Any]], float, bool, int]:
