@@ -275,3 +275,12 @@ def test_a_robust_sweep_checks_every_effect_under_every_player_model(tmp_path):
     f.write_text(f.read_text().replace('players = 3', 'players = 3\npolicies = ["random", "greedy"]'))
     with pytest.raises(ValueError, match="one policies value"):
         run_sweep(f, store=tmp_path / "store", robust=True)
+
+
+def test_the_reproduce_line_names_the_policy_files_and_their_content():
+    from unosim.report import reproduce_command
+
+    meta = {"rules": "official", "players": 2, "policies": ["low_first", "greedy"], "seed": 1, "games": 10,
+            "policy_files": [{"path": "/x/my policy.py", "sha256": "ab" * 32}]}
+    line = reproduce_command(meta)
+    assert "--policy-file '/x/my policy.py'" in line and "my policy.py sha256 abababababababab" in line

@@ -635,7 +635,11 @@ def compare(arms, factors, robust, players, games, seed, deck, policies, seating
 @_policy_file_option
 @_backend_options
 def sweep(file, dry_run, store, threads, out, as_json, robust, policy_files, backend, scheduler, workers) -> None:
-    """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
+    """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode).
+
+    Prints each cell's means with 95% half-widths and its paired difference (absolute and relative) from its
+    baseline cell, then one plain sentence per effect of the file's metric. The metrics, and what counts
+    as a turn, are defined in `unosim compare --help` (--metric) and docs/answers.md."""
     from .experiments import run_sweep
 
     if dry_run and out is not None:

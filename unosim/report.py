@@ -455,7 +455,10 @@ def reproduce_command(meta: Mapping[str, Any]) -> str:
                   f"--max-rounds {meta.get('max_rounds', 1000)}"]
         if meta.get("partners"):
             parts.append("--partners")
+    files = meta.get("policy_files") or (meta.get("cell") or {}).get("policy_files") or []
+    parts += [f"--policy-file {q(str(f['path']))}" for f in files]
     notes = [f"engine v{meta.get('engine_version', '?')}", f"unosim {meta.get('unosim_version', '?')}"]
+    notes += [f"{Path(f['path']).name} sha256 {f['sha256'][:16]}" for f in files]
     sha = (meta.get("cell") or {}).get("deck_sha256")
     if sha and _deck_of(meta).lower().endswith(".toml"):  # a deck file: name its content too
         notes.append(f"deck sha256 {sha[:16]}")
