@@ -544,8 +544,9 @@ def _robustness_lines(rows, pct) -> list[str]:
 @click.option("--factor", "factors", multiple=True,
               help="Instead of --arm, a 2x2 design: give --factor twice, each KEY:VALUE1|VALUE2 with KEY rules, "
                    "deck or policies, e.g. --factor 'deck:classic|flip' --factor "
-                   "'policies:greedy|color_majority,greedy,greedy,greedy'. Reports the interaction (the "
-                   "difference of the second factor's effects) with its paired 95% interval.")
+                   "'policies:greedy|color_majority,greedy,greedy,greedy'. Reports the interaction (how "
+                   "much the first factor's effect differs between the second factor's two values) with its "
+                   "paired 95% interval.")
 @click.option("--robust", is_flag=True,
               help="Also replay the comparison with every seat played by random, greedy and color_majority (the "
                    "strongest cheap heuristic), on the same deals, and say whether each effect keeps its sign "

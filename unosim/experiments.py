@@ -366,9 +366,9 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
 
     ``factors``: a 2x2 design instead of ``arms``: two arm keys (rules, deck, policies) with two values
     each, e.g. ``{"deck": ["classic", "flip"], "policies": ["greedy", "color_majority,greedy,greedy,greedy"]}``;
-    the four arms are (a0 b0, a1 b0, a0 b1, a1 b1) and ``attrs["interaction"]`` holds the difference of the
-    second factor's effects ((a1 b1 - a0 b1) - (a1 b0 - a0 b0) of the key metric, paired game by game) with
-    its 95% interval.
+    the four arms are (a0 b0, a1 b0, a0 b1, a1 b1) and ``attrs["interaction"]`` holds how much the first
+    factor's effect differs between the second factor's values ((a1 b1 - a0 b1) - (a1 b0 - a0 b0) of the
+    key metric, paired game by game) with its 95% interval.
 
     ``policy_files``: Python files defining policies (:mod:`unosim.policy_api`) that the arms may name;
     every cell is keyed by the content of the files and classes its policies come from, so an edited
