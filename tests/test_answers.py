@@ -284,3 +284,16 @@ def test_the_reproduce_line_names_the_policy_files_and_their_content():
             "policy_files": [{"path": "/x/my policy.py", "sha256": "ab" * 32}]}
     line = reproduce_command(meta)
     assert "--policy-file '/x/my policy.py'" in line and "my policy.py sha256 abababababababab" in line
+
+
+def test_the_default_players_are_greedy_everywhere(tmp_path):
+    from unosim import simulate
+
+    assert simulate(games=5, threads=1).meta["policies"] == ["greedy"] * 4
+    r = CliRunner().invoke(main, ["simulate", "--games", "5", "--threads", "1", "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["policies"] == ["greedy"] * 4
+    df = compare(["official"], games=5, store=tmp_path, threads=1)
+    assert df.attrs["arms"][0]["cell"]["policies"] == ["greedy"] * 4
+    f = tmp_path / "s.toml"
+    f.write_text("games = 5\n[grid]\nplayers = 3\n")
+    assert run_sweep(f, store=tmp_path, threads=1)["policies"].tolist() == ["greedy"]
