@@ -69,7 +69,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, nargs="+", default=[2, 1])
     ap.add_argument("--chunk", type=int, default=None, help="sweep chunk for both backends [default: each one's]")
     a = ap.parse_args()
-    cell = make_cell(players=4, seed=3)
+    cell = make_cell(players=4, seed=3, policies="random")
     one, big = ChunkTask(cell, 0, 1), ChunkTask(cell, 0, 5_000)
     run_chunk(cell, 0, 1000)  # warm this process
     per_game = in_process(big, 5) / big.size

@@ -79,7 +79,7 @@ def test_simulate_text_output():
 
 @pytest.mark.parametrize("mode", ["round", "match"])
 def test_simulate_one_game_text_output(mode):
-    res = CliRunner().invoke(main, ["simulate", "--games", "1", "--seed", "3", "--mode", mode])
+    res = CliRunner().invoke(main, ["simulate", "--policies", "random", "--games", "1", "--seed", "3", "--mode", mode])
     assert res.exception is None and res.exit_code == 0, res.output
     assert "mean" in res.stdout
 
@@ -128,7 +128,7 @@ def test_out_dir_and_reproduction_from_meta(tmp_path):
 
 def test_match_mode_out_with_round_records(tmp_path):
     d = tmp_path / "m"
-    res = invoke("simulate", "--mode", "match", "--target", "200", "--round-records", "--games", "40",
+    res = invoke("simulate", "--policies", "random", "--mode", "match", "--target", "200", "--round-records", "--games", "40",
                  "--seed", "4", "--out", str(d))
     assert "mean rounds per match" in res.stdout
     for name in ("records.parquet", "rounds.parquet", "meta.json", "summary.json"):
@@ -144,7 +144,7 @@ def test_match_mode_out_with_round_records(tmp_path):
     meta = json.loads((d / "meta.json").read_text())
     assert meta["mode"] == "match" and meta["target"] == 200 and meta["scoring"] == "standard"
     # the saved match run is reproduced by the API
-    api = simulate(mode="match", games=40, seed=4, target=200, threads=1)
+    api = simulate(mode="match", games=40, seed=4, target=200, threads=1, policies="random")
     pd.testing.assert_frame_equal(rec, api.records)
 
 
@@ -178,7 +178,7 @@ def test_rules_and_presets():
 
 def test_report_compares_runs(tmp_path):
     for name, rules in (("plain", "official"), ("stack", "stacking")):
-        invoke("simulate", "--rules", rules, "--games", "2000", "--seed", "1", "--out", str(tmp_path / name))
+        invoke("simulate", "--policies", "random", "--rules", rules, "--games", "2000", "--seed", "1", "--out", str(tmp_path / name))
     out = tmp_path / "rep"
     res = invoke("report", str(tmp_path / "plain"), str(tmp_path / "stack"), "--out", str(out))
     assert "summary.md" in res.stdout
@@ -191,7 +191,7 @@ def test_report_compares_runs(tmp_path):
 
 
 def test_report_of_match_run(tmp_path):
-    invoke("simulate", "--mode", "match", "--games", "10", "--target", "100", "--out", str(tmp_path / "m"))
+    invoke("simulate", "--policies", "random", "--mode", "match", "--games", "10", "--target", "100", "--out", str(tmp_path / "m"))
     res = CliRunner().invoke(main, ["report", str(tmp_path / "m"), "--out", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "rep" / "rounds_per_match.png").read_bytes()[:8] == PNG
@@ -223,35 +223,35 @@ def test_demo(tmp_path):
 # ---- bad input: exit code 2, one "error:" line naming the value, no traceback ---------------------------
 
 BAD = [
-    (["simulate", "--players", "1"], "players=1"),
-    (["simulate", "--players", "11"], "players=11"),
-    (["simulate", "--players", "abc"], "abc"),
-    (["simulate", "--games", "10", "--rules", "bogus_rule"], "bogus_rule"),
-    (["simulate", "--games", "10", "--rules", "official+stacking(stack_bogus=1)"], "stack_bogus"),
+    (["simulate", "--policies", "random", "--players", "1"], "players=1"),
+    (["simulate", "--policies", "random", "--players", "11"], "players=11"),
+    (["simulate", "--policies", "random", "--players", "abc"], "abc"),
+    (["simulate", "--policies", "random", "--games", "10", "--rules", "bogus_rule"], "bogus_rule"),
+    (["simulate", "--policies", "random", "--games", "10", "--rules", "official+stacking(stack_bogus=1)"], "stack_bogus"),
     (["simulate", "--games", "10", "--policies", "bogus"], "bogus"),
     (["simulate", "--games", "10", "--policies", "random,greedy"], "2 policies"),
-    (["simulate", "--games", "0"], "games=0"),
-    (["simulate", "--games", "abc"], "abc"),
-    (["simulate", "--games", "10", "--out", "{file}/sub"], "{file}/sub"),
-    (["simulate", "--games", "10", "--bogus"], "--bogus"),
-    (["simulate", "--games", "10", "--deck", "bogus"], "bogus"),
-    (["simulate", "--games", "10", "--target", "200"], "--target"),
-    (["simulate", "--games", "10", "--mode", "bogus"], "bogus"),
-    (["simulate", "--games", "10", "--seating", "bogus"], "bogus"),
-    (["simulate", "--games", "10", "--threads", "0"], "threads=0"),
-    (["simulate", "--games", "10", "--seed", "-1"], "seed=-1"),
-    (["simulate", "--games", "10", "--mode", "match", "--target", "0"], "target=0"),
-    (["simulate", "--games", "10", "--mode", "match", "--target", "-5"], "target=-5"),
-    (["simulate", "--games", "10", "--mode", "match", "--scoring", "bogus"], "bogus"),
-    (["simulate", "--games", "10", "--mode", "match", "--partners", "--players", "5"], "players=5"),
-    (["simulate", "--games", "10", "--mode", "match", "--max-rounds", "0"], "max_rounds=0"),
-    (["simulate", "--games", "10", "--mode", "match", "--scoring", "rotating_partners", "--players", "3"],
+    (["simulate", "--policies", "random", "--games", "0"], "games=0"),
+    (["simulate", "--policies", "random", "--games", "abc"], "abc"),
+    (["simulate", "--policies", "random", "--games", "10", "--out", "{file}/sub"], "{file}/sub"),
+    (["simulate", "--policies", "random", "--games", "10", "--bogus"], "--bogus"),
+    (["simulate", "--policies", "random", "--games", "10", "--deck", "bogus"], "bogus"),
+    (["simulate", "--policies", "random", "--games", "10", "--target", "200"], "--target"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "bogus"], "bogus"),
+    (["simulate", "--policies", "random", "--games", "10", "--seating", "bogus"], "bogus"),
+    (["simulate", "--policies", "random", "--games", "10", "--threads", "0"], "threads=0"),
+    (["simulate", "--policies", "random", "--games", "10", "--seed", "-1"], "seed=-1"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--target", "0"], "target=0"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--target", "-5"], "target=-5"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--scoring", "bogus"], "bogus"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--partners", "--players", "5"], "players=5"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--max-rounds", "0"], "max_rounds=0"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--scoring", "rotating_partners", "--players", "3"],
      "players=3"),
     (["rules", "bogus_option"], "bogus_option"),
     (["report", "{file}", "--out", "{tmp}/rep"], "{file}"),
     (["bogus-command"], "bogus-command"),
-    pytest.param(["simulate", "--games", "10", "--batch-size", "0"], "batch"),
-    pytest.param(["simulate", "--games", "10", "--mode", "match", "--batch-size", "-3"], "batch"),
+    pytest.param(["simulate", "--policies", "random", "--games", "10", "--batch-size", "0"], "batch"),
+    pytest.param(["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--batch-size", "-3"], "batch"),
 ]
 
 
@@ -268,7 +268,7 @@ def test_bad_input_one_line_exit_2(args, needle, tmp_path, cli_error):
 
 def test_bad_input_cli_runner_exit_2():
     # the click group itself (standalone mode) also reports our errors as one line with exit code 2
-    res = CliRunner().invoke(main, ["simulate", "--players", "11"])
+    res = CliRunner().invoke(main, ["simulate", "--policies", "random", "--players", "11"])
     assert res.exit_code == 2
     assert res.stderr.strip().splitlines() == ["error: players=11 is out of range; accepted: 2..10"]
 
@@ -277,8 +277,8 @@ def test_console_script_bad_input_subprocess():
     exe = Path(sys.executable).with_name("unosim")
     if not exe.exists():
         pytest.skip(f"console script not installed next to {sys.executable}")
-    for args, needle in ((["simulate", "--players", "11"], "players=11"),
-                         (["simulate", "--no-such-option"], "--no-such-option")):
+    for args, needle in ((["simulate", "--policies", "random", "--players", "11"], "players=11"),
+                         (["simulate", "--policies", "random", "--no-such-option"], "--no-such-option")):
         p = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=120)
         assert p.returncode == 2, p.stderr
         assert p.stdout == ""

@@ -86,7 +86,7 @@ def test_run_cells_submits_several_cells_together(cluster):
 
 
 def test_match_mode_and_run_directory_match_local(cluster, tmp_path):
-    kw = dict(players=4, seed=5, mode="match", target=200)
+    kw = dict(policies="random", players=4, seed=5, mode="match", target=200)
     local = simulate(**kw, games=24, threads=1)
     res = simulate_into(tmp_path / "run", games=24, batch_size=5, client=cluster.client, **kw)
     pd.testing.assert_frame_equal(res.records, local.records)
@@ -104,8 +104,8 @@ def test_sweep_and_compare_on_dask_local_match_local(cluster, tmp_path):
         pd.testing.assert_frame_equal(read_cell(cell, None, tmp_path / "b"), read_cell(cell, None, tmp_path / "a"))
     assert there.attrs["backend"] == "dask" and there.attrs["games_per_second"] > 0
     arms = ["official", "official+seven_zero"]
-    a = compare(arms, players=3, games=1000, seed=2, store=tmp_path / "c", chunk=150)
-    b = compare(arms, players=3, games=1000, seed=2, store=tmp_path / "d", chunk=150, client=cluster.client)
+    a = compare(arms, players=3, games=1000, seed=2, store=tmp_path / "c", chunk=150, policies="random")
+    b = compare(arms, players=3, games=1000, seed=2, store=tmp_path / "d", chunk=150, client=cluster.client, policies="random")
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -154,13 +154,13 @@ def test_bad_scheduler_address_fails_fast_with_one_line():
 
 
 @pytest.mark.parametrize("argv", [
-    ["simulate", "--games", "100", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:{port}"],
+    ["simulate", "--policies", "random", "--games", "100", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:{port}"],
     ["sweep", "FILE", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:{port}"],
-    ["simulate", "--backend", "dask"],
-    ["simulate", "--backend", "dask", "--scheduler", "not an address"],
-    ["simulate", "--workers", "2"],
-    ["compare", "--arm", "official", "--backend", "dask-local", "--workers", "0"],
-    ["simulate", "--backend", "daks"],
+    ["simulate", "--policies", "random", "--backend", "dask"],
+    ["simulate", "--policies", "random", "--backend", "dask", "--scheduler", "not an address"],
+    ["simulate", "--policies", "random", "--workers", "2"],
+    ["compare", "--policies", "random", "--arm", "official", "--backend", "dask-local", "--workers", "0"],
+    ["simulate", "--policies", "random", "--backend", "daks"],
 ])
 def test_cli_backend_errors_exit_2(cli_error, tmp_path, argv):
     spec = tmp_path / "s.toml"

@@ -226,7 +226,7 @@ points = 0
 
 
 def test_toml_deck_simulates(tmp_path: Path) -> None:
-    res = unosim.simulate(games=300, deck=write(tmp_path, NO_REVERSE), seed=3)
+    res = unosim.simulate(games=300, deck=write(tmp_path, NO_REVERSE), seed=3, policies="random")
     assert len(res.records) == 300
 
 
@@ -287,7 +287,7 @@ def test_toml_errors(tmp_path: Path, text: str, bad: str, hint: str) -> None:
 
 # ---- end to end through the engine ----------------------------------------------------------------
 def test_simulate_numbers_only() -> None:
-    res = unosim.simulate(games=2000, deck="numbers_only", seed=1)
+    res = unosim.simulate(games=2000, deck="numbers_only", seed=1, policies="random")
     rec = res.records
     assert len(rec) == 2000 and res.summary["games"] == 2000
     assert res.summary["deck"] == "classic(no_actions,no_wilds)"
@@ -299,7 +299,7 @@ def test_simulate_numbers_only() -> None:
 
 
 def test_simulate_two_decks_ten_players() -> None:
-    res = unosim.simulate(deck="classic(copies=2)", players=10, games=500, seed=2)
+    res = unosim.simulate(deck="classic(copies=2)", players=10, games=500, seed=2, policies="random")
     assert len(res.records) == 500 and res.summary["deck"] == "classic(copies=2)"
     assert res.records["winner_points"].between(0, 2 * 1240).all()
 
@@ -308,6 +308,6 @@ def test_check_fits_still_guards_small_decks(tmp_path: Path) -> None:
     path = write(tmp_path, '[[cards]]\ncolor = "each"\nrank = "0-4"\n')   # 20 cards
     assert get_deck(path).size == 20
     with pytest.raises(Exception) as ei:
-        unosim.simulate(deck=path, players=3, games=10)   # 3 x 7 + 1 = 22 > 20
+        unosim.simulate(deck=path, players=3, games=10, policies="random")   # 3 x 7 + 1 = 22 > 20
     msg = str(ei.value)
     assert "20" in msg and "\n" not in msg

@@ -32,7 +32,7 @@ from unosim.store import list_cells
 
 
 def test_identical_arms_give_exactly_zero(tmp_path):
-    df = compare(["official+stacking", "official+stacking"], players=3, games=2000, seed=5, store=tmp_path)
+    df = compare(["official+stacking", "official+stacking"], players=3, games=2000, seed=5, store=tmp_path, policies="random")
     second = df[df["arm"] == df["arm"].iloc[-1]]
     assert len(second) == len(metric_names("round", 3))
     assert (second["diff"] == 0.0).all() and (second["diff_se"] == 0.0).all()
@@ -41,8 +41,8 @@ def test_identical_arms_give_exactly_zero(tmp_path):
 
 
 def test_paired_difference_matches_on_the_game_column():
-    a = simulate(games=3000, seed=2).records
-    b = simulate(rules="official+stacking", games=3000, seed=2).records
+    a = simulate(games=3000, seed=2, policies="random").records
+    b = simulate(rules="official+stacking", games=3000, seed=2, policies="random").records
     ref = paired_difference(a, b, "turns")
     shuffled = b.sample(frac=1.0, random_state=0)
     assert paired_difference(a, shuffled, "turns")["diff"] == pytest.approx(ref["diff"], abs=1e-12)
@@ -56,9 +56,9 @@ def test_paired_difference_matches_on_the_game_column():
 @pytest.mark.parametrize("metric", ["turns", "seat0_win"])
 def test_common_random_numbers_reduce_the_variance_of_a_difference(metric):
     n = 6000
-    a = simulate(games=n, seed=17).records
-    b_paired = simulate(rules="official+stacking", games=n, seed=17).records
-    b_indep = simulate(rules="official+stacking", games=n, seed=18).records
+    a = simulate(games=n, seed=17, policies="random").records
+    b_paired = simulate(rules="official+stacking", games=n, seed=17, policies="random").records
+    b_indep = simulate(rules="official+stacking", games=n, seed=18, policies="random").records
     ratio = variance_ratio(a, b_paired, metric)
     assert 0.0 < ratio < 0.75
     # against truly independent seeds: the paired per-game difference varies far less
@@ -71,35 +71,35 @@ def test_common_random_numbers_reduce_the_variance_of_a_difference(metric):
 
 def test_compare_table_and_records(tmp_path):
     df = compare(["official", "official+stacking", "policies:greedy; label:greedy"], players=4, games=3000,
-                 seed=3, store=tmp_path)
+                 seed=3, store=tmp_path, policies="random")
     assert df["arm"].unique().tolist() == ["official", "official+stacking", "greedy"]
     recs = arm_records(df)
     row = df[(df["arm"] == "official+stacking") & (df["metric"] == "turns")].iloc[0]
     d = paired_difference(recs["official"], recs["official+stacking"], "turns")
     assert row["diff"] == pytest.approx(d["diff"]) and row["diff_se"] == pytest.approx(d["se"])
     assert row["mean"] == pytest.approx(recs["official+stacking"]["turns"].mean())
-    assert row["mean"] == pytest.approx(simulate(rules="official+stacking", games=3000, seed=3).summary["mean_turns"])
+    assert row["mean"] == pytest.approx(simulate(rules="official+stacking", games=3000, seed=3, policies="random").summary["mean_turns"])
     first = df[df["arm"] == "official"]
     assert (first["diff"] == 0).all()
     assert df.attrs["games"] == 3000 and len(df.attrs["arms"]) == 3
 
 
 def test_arms_with_different_decks_share_only_the_seed(tmp_path):
-    df = compare(["official", "deck:classic(copies=2); label:double"], players=4, games=2000, seed=1, store=tmp_path)
+    df = compare(["official", "deck:classic(copies=2); label:double"], players=4, games=2000, seed=1, store=tmp_path, policies="random")
     recs = arm_records(df)
     assert variance_ratio(recs["official"], recs["double"], "turns") > 0.8  # unrelated deals: ~1
 
 
 def test_precision_target_stops_when_reached_and_at_the_cap(tmp_path):
     df = compare(["official", "official+stacking"], games=2000, seed=9, precision=0.01, max_games=400_000,
-                 store=tmp_path, chunk=2000)
+                 store=tmp_path, chunk=2000, policies="random")
     a = df.attrs
     assert a["reached"] and a["half_width"] <= 0.01 and 2000 < a["games"] < 400_000
     row = df[(df["arm"] == "official+stacking") & (df["metric"] == "seat0_win")].iloc[0]
     assert row["diff_half_width"] == pytest.approx(a["half_width"]) and row["n"] == a["games"]
     assert set(list_cells(tmp_path)["games"]) == {a["games"]}
     capped = compare(["official", "official+stacking"], games=2000, seed=9, precision=1e-6, max_games=5000,
-                     store=tmp_path)
+                     store=tmp_path, policies="random")
     assert capped.attrs["games"] == 5000 and capped.attrs["reached"] is False
 
 
@@ -141,14 +141,14 @@ def test_sweep_runs_the_grid_and_reuses_the_store(tmp_path):
     df = run_sweep(f, store=tmp_path / "store")
     assert df[["players", "rules"]].values.tolist() == [[2, "official"], [2, "official+stacking"],
                                                         [3, "official"], [3, "official+stacking"]]
-    one = simulate(players=3, rules="official+stacking", games=1500, seed=4).summary
+    one = simulate(players=3, rules="official+stacking", games=1500, seed=4, policies="random").summary
     row = df.iloc[3]
     assert row["turns"] == pytest.approx(one["mean_turns"]) and row["seat0_win"] == pytest.approx(one["seat_win_rate"][0])
     assert np.isnan(df.iloc[0]["seat2_win"]) and not np.isnan(df.iloc[2]["seat2_win"])  # no seat 2 with 2 players
     # paired with the first rules value at the same player count
     assert (df["baseline"] == "official").all() and (df.loc[df["rules"] == "official", "turns_diff"] == 0).all()
-    a = simulate(players=3, games=1500, seed=4).records
-    b = simulate(players=3, rules="official+stacking", games=1500, seed=4).records
+    a = simulate(players=3, games=1500, seed=4, policies="random").records
+    b = simulate(players=3, rules="official+stacking", games=1500, seed=4, policies="random").records
     d = paired_difference(a, b, "turns")
     assert (row["turns_diff"], row["turns_diff_lo"]) == pytest.approx((d["diff"], d["ci_lo"]))
     dry2 = run_sweep(f, dry_run=True, store=tmp_path / "store")
@@ -200,16 +200,16 @@ def test_malformed_experiment_files_one_line_error_exit_2(text, line, needle, tm
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["compare", "--arm", "dek:flip"], "'dek'"),
-    (["compare", "--arm", "official", "--arm", "bogus_rule", "--games", "10"], "bogus_rule"),
-    (["compare", "--arm", "official", "--metric", "seat9_win", "--games", "10"], "seat9_win"),
-    (["compare", "--arm", "official", "--precision", "abc"], "abc"),
-    (["compare", "--arm", "official", "--precision", "-1", "--games", "10"], "precision=-1"),
-    (["compare", "--arm", "official", "--players", "11"], "players=11"),
-    (["compare", "--arm", "official", "--target", "100"], "--target"),
+    (["compare", "--policies", "random", "--arm", "dek:flip"], "'dek'"),
+    (["compare", "--policies", "random", "--arm", "official", "--arm", "bogus_rule", "--games", "10"], "bogus_rule"),
+    (["compare", "--policies", "random", "--arm", "official", "--metric", "seat9_win", "--games", "10"], "seat9_win"),
+    (["compare", "--policies", "random", "--arm", "official", "--precision", "abc"], "abc"),
+    (["compare", "--policies", "random", "--arm", "official", "--precision", "-1", "--games", "10"], "precision=-1"),
+    (["compare", "--policies", "random", "--arm", "official", "--players", "11"], "players=11"),
+    (["compare", "--policies", "random", "--arm", "official", "--target", "100"], "--target"),
     (["compare"], "--arm"),
-    (["compare", "--arm", "official", "--max-games", "100", "--games", "10"], "max_games=100"),
-    (["compare", "--arm", "official", "--games", "0"], "games=0"),
+    (["compare", "--policies", "random", "--arm", "official", "--max-games", "100", "--games", "10"], "max_games=100"),
+    (["compare", "--policies", "random", "--arm", "official", "--games", "0"], "games=0"),
     (["sweep", "{tmp}/missing.toml"], "missing.toml"),
 ])
 def test_bad_input_to_compare_and_sweep_exit_2(args, needle, tmp_path, cli_error):
@@ -219,7 +219,7 @@ def test_bad_input_to_compare_and_sweep_exit_2(args, needle, tmp_path, cli_error
 
 
 def test_compare_cli_json_and_out(tmp_path):
-    r = CliRunner().invoke(main, ["compare", "--arm", "official", "--arm", "official+seven_zero", "--games", "1500",
+    r = CliRunner().invoke(main, ["compare", "--policies", "random", "--arm", "official", "--arm", "official+seven_zero", "--games", "1500",
                                   "--players", "3", "--store", str(tmp_path / "s"), "--out", str(tmp_path / "o"),
                                   "--json"])
     assert r.exit_code == 0, r.output
@@ -230,6 +230,6 @@ def test_compare_cli_json_and_out(tmp_path):
     assert [p.name for p in runs] == ["official", "official_seven_zero"]
     meta = json.loads((runs[1] / "meta.json").read_text())
     assert meta["rules"] == "official+seven_zero" and meta["games"] == 1500 and meta["cell"]["seed"] == 0
-    r = CliRunner().invoke(main, ["compare", "--arm", "official", "--arm", "official+seven_zero", "--games", "1500",
+    r = CliRunner().invoke(main, ["compare", "--policies", "random", "--arm", "official", "--arm", "official+seven_zero", "--games", "1500",
                                   "--players", "3", "--store", str(tmp_path / "s")])
     assert r.exit_code == 0 and "difference" in r.output and "var ratio" in r.output, r.output

@@ -44,8 +44,8 @@ garbage = st.one_of(
 @pytest.fixture(scope="module", autouse=True)
 def warm_kernels():
     """Compile (or load) the kernels once, so that the deadline measures the cases, not the compile."""
-    unosim.simulate(games=2, threads=1)
-    unosim.simulate(games=2, threads=1, mode="match", max_rounds=2)
+    unosim.simulate(games=2, threads=1, policies="random")
+    unosim.simulate(games=2, threads=1, mode="match", max_rounds=2, policies="random")
     play(players=2, policies="greedy")
 
 
@@ -150,7 +150,7 @@ def cli(args: list[str]) -> tuple[int, str]:
 def test_cli_option(option, value, tmp_path_factory):
     if option == "--out":
         value = str(tmp_path_factory.mktemp("out") / value.replace("\x00", "")) if value.strip() else value
-    base = ["simulate", "--games", "3", "--threads", "1", "--players", "4", "--json"]
+    base = ["simulate", "--policies", "random", "--games", "3", "--threads", "1", "--players", "4", "--json"]
     if option in ("--scoring", "--target", "--max-rounds"):
         base += ["--mode", "match", "--max-rounds", "3"] if option != "--max-rounds" else ["--mode", "match"]
     assert_accepted_or_refused(*cli(base + [option, value]))
@@ -177,7 +177,7 @@ FUZZ_COMPARE = settings(FUZZ, max_examples=EXAMPLES // 4)
 @given(value=cli_text)
 def test_compare_option(option, value, tmp_path_factory):
     store = str(tmp_path_factory.mktemp("store"))
-    base = ["compare", "--arm", "official", "--arm", "official+stacking", "--games", "3", "--threads", "1",
+    base = ["compare", "--policies", "random", "--arm", "official", "--arm", "official+stacking", "--games", "3", "--threads", "1",
             "--json", "--store", store]
     if option in ("--scoring", "--target", "--max-rounds"):
         base += ["--mode", "match", "--max-rounds", "3"] if option != "--max-rounds" else ["--mode", "match"]

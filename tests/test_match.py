@@ -195,7 +195,7 @@ def _own_hand_round_increments(res, T):
 
 
 def test_self_loser():
-    kw = dict(scoring="self_loser", games=40, seed=21)
+    kw = dict(policies="random", scoring="self_loser", games=40, seed=21)
     res = run(round_records=True, **kw)
     assert res.meta["target"] == 200  # default limit
     rec = res.records
@@ -214,7 +214,7 @@ def test_self_loser():
 
 
 def test_lowest_wins():
-    kw = dict(scoring="lowest_wins", target=300, games=40, seed=22)
+    kw = dict(policies="random", scoring="lowest_wins", target=300, games=40, seed=22)
     res = run(round_records=True, **kw)
     rec = res.records
     sc = score_matrix(res)
@@ -229,7 +229,7 @@ def test_lowest_wins():
 
 def test_elimination():
     n, tgt = 4, 200
-    kw = dict(scoring="elimination", target=tgt, games=40, seed=23)
+    kw = dict(policies="random", scoring="elimination", target=tgt, games=40, seed=23)
     res = run(round_records=True, **kw)
     rec = res.records
     sc = score_matrix(res)
@@ -268,7 +268,7 @@ def test_elimination_aliases(alias):
 
 
 def test_elimination_winner_was_still_in():
-    kw = dict(scoring="elimination", target=200, rules="official+set(turn_cap=25)", games=300, seed=3)
+    kw = dict(policies="random", scoring="elimination", target=200, rules="official+set(turn_cap=25)", games=300, seed=3)
     res = run(**kw)
     rec = res.records
     T = trajectory(res, **kw)
@@ -302,7 +302,7 @@ def test_lazy():
 
 
 def test_rotating_partners():
-    kw = dict(scoring="rotating_partners", games=30, seed=25)
+    kw = dict(policies="random", scoring="rotating_partners", games=30, seed=25)
     res = run(round_records=True, **kw)
     rec = res.records
     assert res.meta["rounds"] == 12
@@ -462,5 +462,5 @@ def test_bad_input(kw, needle):
 
 def test_match_options_refused_in_round_mode():
     with pytest.raises(ValueError, match="target") as ei:
-        simulate(games=10, target=200)
+        simulate(games=10, target=200, policies="random")
     assert "\n" not in str(ei.value)

@@ -184,7 +184,7 @@ def test_json_keys_are_the_documented_ones():
     api = run(games=30, seed=0, target=200, policies=GRGR, threads=1).summary
     assert out["team_match_win_rate"] == api["team_match_win_rate"]
     # without partners: individual scores, the solo keys stay
-    solo = json.loads(invoke("simulate", "--mode", "match", "--games", "10", "--target", "100", "--json").stdout)
+    solo = json.loads(invoke("simulate", "--policies", "random", "--mode", "match", "--games", "10", "--target", "100", "--json").stdout)
     assert solo["partners"] is False and solo["individual_scores"] is True
     assert all(k in solo for k in SOLO_KEYS) and not any(k.startswith("team_") for k in solo)
 
@@ -206,7 +206,7 @@ def test_rotating_partners_says_scores_are_individual():
     assert s["individual_scores"] is True and s["partners"] is False
     assert "each player keeps their own score" in s["scoring_note"]
     assert "seat_match_win_rate" in s and not any(k.startswith("team_") for k in s)
-    out = invoke("simulate", "--mode", "match", "--scoring", "rotating_partners", "--games", "10").stdout
+    out = invoke("simulate", "--policies", "random", "--mode", "match", "--scoring", "rotating_partners", "--games", "10").stdout
     assert re.search(r"^scores\s+individual scores: .*each player keeps their own score", out, re.M), out
 
 
@@ -233,8 +233,8 @@ def test_match_report_files(tmp_path):
 
 
 def test_report_refuses_mixed_modes(tmp_path):
-    invoke("simulate", "--mode", "match", "--games", "5", "--target", "100", "--out", str(tmp_path / "m"))
-    invoke("simulate", "--games", "50", "--out", str(tmp_path / "r"))
+    invoke("simulate", "--policies", "random", "--mode", "match", "--games", "5", "--target", "100", "--out", str(tmp_path / "m"))
+    invoke("simulate", "--policies", "random", "--games", "50", "--out", str(tmp_path / "r"))
     res = CliRunner().invoke(main, ["report", str(tmp_path / "m"), str(tmp_path / "r"), "--out", str(tmp_path / "x")])
     assert res.exit_code == 2
     assert "round-mode run" in res.output and res.output.count("\n") == 1

@@ -108,7 +108,7 @@ def test_policy_file_errors(tmp_path, body, pattern):
 
 def test_cli_policy_file_errors_exit_2(tmp_path):
     cmd = [sys.executable, "-m", "unosim.cli"]
-    r = subprocess.run(cmd + ["simulate", "--policy-file", str(tmp_path / "none.py"), "--games", "10"],
+    r = subprocess.run(cmd + ["simulate", "--policies", "random", "--policy-file", str(tmp_path / "none.py"), "--games", "10"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not found" in r.stderr
     r = subprocess.run(cmd + ["simulate", "--policies", "hold_wilds(treshold=2)", "--games", "10"],

@@ -30,7 +30,7 @@ GAMES = 3000
 
 
 def arm(rules: str, players: int = 4, seed: int = 5, **kw):
-    r = simulate(rules=rules, players=players, games=GAMES, seed=seed, threads=1, **kw)
+    r = simulate(rules=rules, players=players, games=GAMES, seed=seed, threads=1, **{"policies": "random", **kw})
     return (rules if players == 4 else f"{rules} {players}p", r.records, r.meta)
 
 
@@ -118,7 +118,7 @@ def test_sweep_over_players_draws_lines(tmp_path: Path) -> None:
 def test_match_runs_get_rounds_per_match_and_match_win_lines(tmp_path: Path) -> None:
     runs = []
     for n in (2, 3):
-        r = simulate(mode="match", players=n, games=60, seed=2, target=150, threads=1)
+        r = simulate(mode="match", players=n, games=60, seed=2, target=150, threads=1, policies="random")
         runs.append((f"{n} players", r.records, r.meta))
     m = tables(runs)["matches"]
     assert list(m["players"]) == [2, 3]
@@ -146,7 +146,7 @@ def test_reproduce_command_reproduces_the_run(tmp_path: Path) -> None:
 
 def test_cli_report_on_a_folder_of_runs(tmp_path: Path) -> None:
     for rules in ("official", "official+seven_zero"):
-        r = simulate(rules=rules, games=800, seed=4, threads=1)
+        r = simulate(rules=rules, games=800, seed=4, threads=1, policies="random")
         save_run(r, tmp_path / "runs" / rules.replace("+", "_"))
     assert len(find_runs(tmp_path / "runs")) == 2
     res = CliRunner().invoke(cli_main, ["report", str(tmp_path / "runs"), "--out", str(tmp_path / "rep")])
@@ -160,7 +160,7 @@ def test_cli_report_on_store_cells(tmp_path: Path) -> None:
     from unosim.store import load_cell, make_cell
 
     for rules in ("official+stacking", "official"):
-        load_cell(make_cell(rules=rules, players=3, seed=6), 600, root=tmp_path / "store", threads=1)
+        load_cell(make_cell(rules=rules, players=3, seed=6, policies="random"), 600, root=tmp_path / "store", threads=1)
     res = CliRunner().invoke(cli_main, ["report", str(tmp_path / "store"), "--out", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
     summary = pd.read_csv(tmp_path / "rep" / "summary.csv")
@@ -218,7 +218,7 @@ def test_study_runs_end_to_end(tmp_path: Path) -> None:
     assert len(find_runs(tmp_path / "runs")) == 3
     # the store path gives the records a plain run gives
     rec, _ = load_run(tmp_path / "runs" / "stacking")
-    direct = simulate(rules="official+stacking", games=400, seed=3, threads=1).records
+    direct = simulate(rules="official+stacking", games=400, seed=3, threads=1, policies="random").records
     pd.testing.assert_frame_equal(rec, direct, check_dtype=False)
 
 

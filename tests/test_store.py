@@ -70,10 +70,10 @@ def test_store_reuses_and_extends_cells(tmp_path):
 
 
 def test_store_match_mode_chunks_equal_one_shot(tmp_path):
-    cell = make_cell(mode="match", players=3, seed=2, target=150)
+    cell = make_cell(mode="match", players=3, seed=2, target=150, policies="random")
     got = load_cell(cell, 25, tmp_path, threads=2, chunk=7)
     assert stored_ranges(cell_dir(cell, tmp_path)) == [(0, 7), (7, 14), (14, 21), (21, 25)]
-    pd.testing.assert_frame_equal(got, simulate(mode="match", players=3, seed=2, target=150, games=25).records)
+    pd.testing.assert_frame_equal(got, simulate(mode="match", players=3, seed=2, target=150, games=25, policies="random").records)
 
 
 def test_missing_ranges_on_the_chunk_grid():
@@ -84,11 +84,11 @@ def test_missing_ranges_on_the_chunk_grid():
 
 
 def test_cell_key_covers_what_determines_results(tmp_path):
-    base = make_cell()
-    assert base.key == make_cell(rules="official", deck="zoo").key  # an alias of classic: same cards
-    variants = [make_cell(rules="official+stacking"), make_cell(players=3), make_cell(seed=1),
-                make_cell(policies="greedy"), make_cell(seating="rotate"), make_cell(deck="classic(copies=2)"),
-                make_cell(mode="match"), make_cell(mode="match", target=200),
+    base = make_cell(policies="random")
+    assert base.key == make_cell(rules="official", deck="zoo", policies="random").key  # an alias of classic: same cards
+    variants = [make_cell(rules="official+stacking", policies="random"), make_cell(players=3, policies="random"), make_cell(seed=1, policies="random"),
+                make_cell(policies="greedy"), make_cell(seating="rotate", policies="random"), make_cell(deck="classic(copies=2)", policies="random"),
+                make_cell(mode="match", policies="random"), make_cell(mode="match", target=200, policies="random"),
                 make_cell(policies="greedy(challenge=0.1234567)"), make_cell(policies="greedy(challenge=0.1234568)")]
     keys = [base.key] + [c.key for c in variants]
     assert len(set(keys)) == len(keys)
@@ -104,17 +104,17 @@ def test_toml_deck_keyed_by_content(tmp_path):
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text(DECK_TOML)
     b.write_text("# same cards, other file\n" + DECK_TOML)
-    ca, cb = make_cell(deck=str(a), players=3), make_cell(deck=str(b), players=3)
+    ca, cb = make_cell(deck=str(a), players=3, policies="random"), make_cell(deck=str(b), players=3, policies="random")
     assert ca.key == cb.key and ca.deck != cb.deck
     load_cell(ca, 500, tmp_path / "store")
     a.write_text(DECK_TOML.replace('rank = "skip"', 'rank = "reverse"'))
-    assert make_cell(deck=str(a), players=3).key != ca.key
+    assert make_cell(deck=str(a), players=3, policies="random").key != ca.key
     with pytest.raises(StoreError, match="has changed"):
         load_cell(ca, 1000, tmp_path / "store")
 
 
 def test_engine_versions_never_mix(tmp_path):
-    cell = make_cell(seed=5)
+    cell = make_cell(seed=5, policies="random")
     load_cell(cell, 1000, tmp_path)
     meta_path = cell_dir(cell, tmp_path) / "cell.json"
     data = json.loads(meta_path.read_text())
@@ -128,7 +128,7 @@ def test_engine_versions_never_mix(tmp_path):
 
 
 def test_temp_files_of_a_killed_writer_are_ignored_and_swept(tmp_path):
-    cell = make_cell(seed=6)
+    cell = make_cell(seed=6, policies="random")
     d = cell_dir(cell, tmp_path)
     load_cell(cell, 1000, tmp_path, chunk=500)
     junk = d / "records-000000001000-000000001500.parquet.123.456.tmp"
@@ -149,7 +149,7 @@ def _start_and_kill(args: list[str], chunk_dir: Path, cwd: Path, sig: int = sign
     """Run the console script, send it ``sig`` once its first chunk is committed; returns stdout."""
     if not EXE.exists():
         pytest.skip(f"console script not installed next to {sys.executable}")
-    simulate(games=8, seed=1, threads=1)  # the kernels are in the disk cache before the child starts
+    simulate(games=8, seed=1, threads=1, policies="random")  # the kernels are in the disk cache before the child starts
     # the child gets the default Ctrl-C handling even where this process was started with SIGINT ignored
     # (an ignored SIGINT is inherited, and Python then installs no KeyboardInterrupt handler)
     p = subprocess.Popen([str(EXE), *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -187,8 +187,8 @@ GAMES, CHUNK = 150_000, 2_500
 
 def test_sigkill_simulate_out_then_rerun_completes_identically(tmp_path):
     out = tmp_path / "run"
-    kw = dict(rules="official+stacking", players=4, seed=21)
-    _start_and_kill(["simulate", "--rules", kw["rules"], "--seed", "21", "--games", str(GAMES), "--batch-size",
+    kw = dict(policies="random", rules="official+stacking", players=4, seed=21)
+    _start_and_kill(["simulate", "--policies", "random", "--rules", kw["rules"], "--seed", "21", "--games", str(GAMES), "--batch-size",
                      str(CHUNK), "--threads", "1", "--out", str(out)], out / "chunks", tmp_path)
     meta = json.loads((out / "meta.json").read_text())
     assert meta["status"] == "running" and meta["games"] == GAMES
@@ -224,11 +224,11 @@ def test_rerun_reproduces_a_complete_run(tmp_path):
 def test_ctrl_c_keeps_finished_chunks_and_the_summary_says_so(tmp_path):
     games = GAMES
     out = tmp_path / "run"
-    text = _start_and_kill(["simulate", "--seed", "3", "--games", str(games), "--batch-size", str(CHUNK), "--threads",
+    text = _start_and_kill(["simulate", "--policies", "random", "--seed", "3", "--games", str(games), "--batch-size", str(CHUNK), "--threads",
                             "1", "--out", str(out)], out / "chunks", tmp_path, signal.SIGINT)
     summary = json.loads((out / "summary.json").read_text())
     meta = json.loads((out / "meta.json").read_text())
-    kept = _check_chunks_consistent(out / "chunks", dict(seed=3))
+    kept = _check_chunks_consistent(out / "chunks", dict(seed=3, policies="random"))
     assert summary["interrupted"] and summary["games"] == kept == meta["games_completed"] and 0 < kept < games
     assert summary["games_requested"] == games and meta["status"] == "interrupted"
     assert f"INTERRUPTED: kept {kept:,} of {games:,}" in text
@@ -238,35 +238,35 @@ def test_ctrl_c_keeps_finished_chunks_and_the_summary_says_so(tmp_path):
 
 def test_sigkill_during_a_new_run_into_an_old_out_never_mixes(tmp_path):
     out = tmp_path / "run"
-    res = CliRunner().invoke(main, ["simulate", "--games", "3000", "--seed", "1", "--out", str(out)])
+    res = CliRunner().invoke(main, ["simulate", "--policies", "random", "--games", "3000", "--seed", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    _start_and_kill(["simulate", "--rules", "official+stacking", "--seed", "2", "--games", str(GAMES),
+    _start_and_kill(["simulate", "--policies", "random", "--rules", "official+stacking", "--seed", "2", "--games", str(GAMES),
                      "--batch-size", str(CHUNK), "--threads", "1", "--out", str(out)], out / "chunks", tmp_path)
     meta = json.loads((out / "meta.json").read_text())
     assert meta["rules"] == "official+stacking" and meta["seed"] == 2 and meta["status"] == "running"
     assert not (out / "records.parquet").exists() and not (out / "summary.json").exists()
-    _check_chunks_consistent(out / "chunks", dict(rules="official+stacking", seed=2))
+    _check_chunks_consistent(out / "chunks", dict(rules="official+stacking", seed=2, policies="random"))
 
 
 def test_sigkill_compare_leaves_a_consistent_store(tmp_path):
     store = tmp_path / "store"
-    args = ["compare", "--arm", "official", "--arm", "official+stacking", "--players", "3", "--seed", "4",
+    args = ["compare", "--policies", "random", "--arm", "official", "--arm", "official+stacking", "--players", "3", "--seed", "4",
             "--games", str(GAMES), "--batch-size", str(CHUNK), "--threads", "1", "--store", str(store)]
-    cell = make_cell(players=3, seed=4)
+    cell = make_cell(players=3, seed=4, policies="random")
     _start_and_kill(args, cell_dir(cell, store), tmp_path)
-    kept = _check_chunks_consistent(cell_dir(cell, store), dict(players=3, seed=4))
+    kept = _check_chunks_consistent(cell_dir(cell, store), dict(players=3, seed=4, policies="random"))
     assert 0 < kept < GAMES
     # resuming continues from what is stored (a prefix: one thread runs the chunks in order)
     res = fill_cell(cell, 40_000, store, threads=2, chunk=CHUNK)
     assert res.stored_before == min(kept, 40_000) and res.ran == 40_000 - res.stored_before
-    pd.testing.assert_frame_equal(read_cell(cell, 40_000, store), simulate(players=3, seed=4, games=40_000).records)
+    pd.testing.assert_frame_equal(read_cell(cell, 40_000, store), simulate(players=3, seed=4, games=40_000, policies="random").records)
 
 
 # ---- CLI ----------------------------------------------------------------------------------------------
 
 
 def test_results_list_show_rm(tmp_path):
-    cell = make_cell(players=2, seed=8)
+    cell = make_cell(players=2, seed=8, policies="random")
     load_cell(cell, 1000, tmp_path)
     r = CliRunner().invoke(main, ["results", "--store", str(tmp_path), "list"])
     assert r.exit_code == 0 and cell.key in r.output and "1000" in r.output, r.output

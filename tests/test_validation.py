@@ -92,7 +92,7 @@ def test_games_that_cannot_fit_in_memory_are_refused_before_allocating():
 def test_numpy_integers_are_integers():
     import numpy as np
 
-    res = unosim.simulate(games=np.int64(20), players=np.int32(3), seed=np.uint64(5), threads=1)
+    res = unosim.simulate(games=np.int64(20), players=np.int32(3), seed=np.uint64(5), threads=1, policies="random")
     assert res.summary["games"] == 20 and res.summary["players"] == 3 and res.meta["seed"] == 5
 
 
@@ -182,21 +182,21 @@ def cli(args, capsys) -> tuple[int, str, str]:
 
 
 CLI_BAD = [
-    (["simulate", "--mode", "match", "--games", "10", "--target", "9" * 25], "target=" + "9" * 25),
-    (["simulate", "--mode", "match", "--games", "10", "--max-rounds", "9" * 20], "max_rounds=" + "9" * 20),
-    (["simulate", "--games", "1000000000000"], "games=1000000000000"),
-    (["simulate", "--games", "1" + "0" * 30], "games=1" + "0" * 30),
-    (["simulate", "--games", "10**30"], "'10**30'"),
-    (["simulate", "--games", "10", "--report"], "--report writes into the --out folder"),
-    (["simulate", "--games", "10", "--mode", "match", "--round-records"], "--round-records writes into"),
-    (["simulate", "--games", "10", "--out", ""], "--out '' is empty"),
-    (["simulate", "--games", "10", "--out", "   "], "--out '   ' is empty"),
-    (["simulate", "--games", "10", "--rules", "official+set()"], "set()"),
+    (["simulate", "--policies", "random", "--mode", "match", "--games", "10", "--target", "9" * 25], "target=" + "9" * 25),
+    (["simulate", "--policies", "random", "--mode", "match", "--games", "10", "--max-rounds", "9" * 20], "max_rounds=" + "9" * 20),
+    (["simulate", "--policies", "random", "--games", "1000000000000"], "games=1000000000000"),
+    (["simulate", "--policies", "random", "--games", "1" + "0" * 30], "games=1" + "0" * 30),
+    (["simulate", "--policies", "random", "--games", "10**30"], "'10**30'"),
+    (["simulate", "--policies", "random", "--games", "10", "--report"], "--report writes into the --out folder"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--round-records"], "--round-records writes into"),
+    (["simulate", "--policies", "random", "--games", "10", "--out", ""], "--out '' is empty"),
+    (["simulate", "--policies", "random", "--games", "10", "--out", "   "], "--out '   ' is empty"),
+    (["simulate", "--policies", "random", "--games", "10", "--rules", "official+set()"], "set()"),
     (["simulate", "--games", "10", "--policies", "random(challenge=0.1,challenge=0.9)"], "given twice"),
-    (["simulate", "--games", "10", "--max-rounds", "5"], "--max-rounds"),
-    (["simulate", "--games", "10", "--seating", "rotated"], "did you mean 'rotate'"),
-    (["simulate", "--games", "10", "--threads", "2.5"], "--threads '2.5'"),
-    (["simulate", "--games", "10", "--mode", "match", "--scoring", "lazy", "--batch-size", "x"], "'x'"),
+    (["simulate", "--policies", "random", "--games", "10", "--max-rounds", "5"], "--max-rounds"),
+    (["simulate", "--policies", "random", "--games", "10", "--seating", "rotated"], "did you mean 'rotate'"),
+    (["simulate", "--policies", "random", "--games", "10", "--threads", "2.5"], "--threads '2.5'"),
+    (["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--scoring", "lazy", "--batch-size", "x"], "'x'"),
     (["demo", "--games", "0"], "games=0"),
     (["demo", "--seed", "-4"], "seed=-4"),
     (["report", "--out", "x"], "Missing argument"),
@@ -210,9 +210,9 @@ def test_cli_refuses(args, needle, monkeypatch, tmp_path, cli_error):
 
 
 @pytest.mark.parametrize("args", [
-    ["simulate", "--players", "11", "--out", "{tmp}/a/b/c"],
-    ["simulate", "--games", "10", "--rules", "stakcing", "--out", "{tmp}/a/b/c"],
-    ["simulate", "--games", "10", "--mode", "match", "--target", "0", "--out", "{tmp}/a/b/c"],
+    ["simulate", "--policies", "random", "--players", "11", "--out", "{tmp}/a/b/c"],
+    ["simulate", "--policies", "random", "--games", "10", "--rules", "stakcing", "--out", "{tmp}/a/b/c"],
+    ["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--target", "0", "--out", "{tmp}/a/b/c"],
     ["demo", "--games", "-1", "--out", "{tmp}/a/b/c"],
     ["report", "{tmp}", "--out", "{tmp}/a/b/c"],
 ])
@@ -224,7 +224,7 @@ def test_a_refused_command_creates_no_output_folder(args, monkeypatch, capsys, t
 
 def test_api_and_cli_give_the_same_message(monkeypatch, capsys):
     msg = refused(unosim.simulate, games=10, mode="match", scoring="bogus")
-    code, _, err = cli(["simulate", "--games", "10", "--mode", "match", "--scoring", "bogus"], capsys)
+    code, _, err = cli(["simulate", "--policies", "random", "--games", "10", "--mode", "match", "--scoring", "bogus"], capsys)
     assert code == 2 and err.strip() == f"error: {msg}"
 
 
@@ -243,7 +243,7 @@ def saved(tmp_path_factory) -> Path:
     from unosim.io import save_run
 
     d = tmp_path_factory.mktemp("runs") / "good"
-    save_run(unosim.simulate(games=50, seed=3, threads=1), d)
+    save_run(unosim.simulate(games=50, seed=3, threads=1, policies="random"), d)
     return d
 
 

@@ -108,6 +108,14 @@ def _backend_options(f):
                              "cluster) or dask-local (--workers, a local cluster). Results do not depend on it.")(f)
 
 
+def _policy_file_option(f):
+    """--policy-file (repeatable): Python files defining policies the other options may name."""
+    return click.option("--policy-file", "policy_files", multiple=True,
+                        help="Python file defining policies (repeatable); its policies may then be named like "
+                             "built-in ones. Results are keyed by the file's content: an edited file is rerun, "
+                             "never served from the store. See `unosim policies`.")(f)
+
+
 def _backend_kw(backend, scheduler, workers) -> dict:
     """The backend options, checked (before any output folder is made)."""
     from .validate import check_backend
@@ -122,9 +130,11 @@ def _backend_kw(backend, scheduler, workers) -> dict:
               help="Rules string: presets and options joined by '+', e.g. 'official+stacking'. "
                    "See `unosim rules` and `unosim presets`.")
 @click.option("-n", "--players", default="4", show_default=True, type=PLAYERS, help="Number of players, 2..10.")
-@click.option("-p", "--policies", default="random", show_default=True,
-              help="One policy for every seat, or a comma list (one per seat): random, greedy, "
-                   "greedy(challenge=0.5,bluff=0.1).")
+@click.option("-p", "--policies", default="greedy", show_default=True,
+              help="One policy for every seat, or a comma list (one per seat): greedy, random, "
+                   "greedy(challenge=0.5,bluff=0.1). The default is greedy because casual players mostly shed "
+                   "their highest cards and keep wilds; random (uniform over legal cards) is a poor model of a "
+                   "person, but stays available by name. Every answer holds only for the players simulated.")
 @click.option("-g", "--games", type=COUNT, default="100000", show_default=True,
               help="Rounds to simulate (100k, 1e6, 2M and 1_000_000 work too).")
 @click.option("-s", "--seed", type=SEED, default="0", show_default=True, help="Master seed (0..2**64-1).")
@@ -551,45 +561,100 @@ def _float(name: str, value) -> float | None:
         raise CliError(f"--{name} {value!r} is not a number; accepted: a number") from None
 
 
+def _factors(values) -> dict[str, list[str]]:
+    """--factor KEY:V1|V2 (twice) as the factors of a 2x2 design."""
+    out = {}
+    for v in values:
+        key, sep, rest = v.partition(":")
+        if not sep or len(rest.split("|")) != 2:
+            raise CliError(f"--factor {v!r} is not KEY:VALUE1|VALUE2; accepted: e.g. 'deck:classic|flip' with KEY "
+                           "rules, deck or policies")
+        out[key.strip()] = [x.strip() for x in rest.split("|")]
+    if len(out) != 2:
+        raise CliError(f"{len(values)} --factor given ({len(out)} distinct keys); accepted: exactly two, with "
+                       "different keys")
+    return out
+
+
 def format_comparison(df) -> str:
-    """The compare table: per arm and metric, the mean and the paired difference from the first arm."""
+    """The compare table: per arm and metric, the mean and the paired difference from the first arm (also
+    relative to the first arm's mean), then the answer in sentences."""
+    from .answers import players_phrase
     from .console import compile_seconds, elapsed
     from .fmt import fmt_pm
 
     a = df.attrs
     pct = lambda m: m.endswith("_win") or m == "capped"  # noqa: E731
-    lines = [f"{len(a['arms'])} arms, {a['games']:,} games each, common random numbers (seed "
-             f"{a['arms'][0]['cell']['seed']}); differences are arm minus {a['arms'][0]['label']!r}, 95% intervals"]
+    unit = "matches" if a["arms"][0]["cell"]["mode"] == "match" else "rounds"
+    lines = [f"{len(a['arms'])} arms, {a['games']:,} {unit} each, common random numbers (seed "
+             f"{a['arms'][0]['cell']['seed']}); differences are arm minus {a['arms'][0]['label']!r}, 95% intervals; "
+             "relative: the difference over the first arm's mean"]
     if a.get("interrupted"):
         kept = ", ".join(f"{arm} {int(g['n'].iloc[0]):,}" for arm, g in df.groupby("arm", sort=False))
-        lines.append(f"INTERRUPTED: games kept per arm: {kept or 'none'} (the same command continues)")
+        lines.append(f"INTERRUPTED: {unit} kept per arm: {kept or 'none'} (the same command continues)")
     if a.get("precision") is not None:
         lines.append(f"precision target {a['precision']:g} on the paired {a['metric']}: half-width "
                      f"{a['half_width']:.5f} ({'reached' if a['reached'] else 'NOT reached, max games'})")
+    cells = {x["label"]: x["cell"] for x in a["arms"]}
     for arm, g in df.groupby("arm", sort=False):
-        lines += ["", f"{arm}   [{g['key'].iloc[0]}]", f"  {'metric':<16} {'mean':<24} {'difference':<26} var ratio"]
+        first = arm == df["arm"].iloc[0]
+        lines += ["", f"{arm}   [{g['key'].iloc[0]}]   {players_phrase(cells[arm]['policies'])}",
+                  f"  {'metric':<16} {'mean':<24} {'difference':<26} {'relative':<10} var ratio"]
         for _, r in g.iterrows():
-            first = arm == df["arm"].iloc[0]
             diff = "" if first else fmt_pm(r["diff"], r["diff_half_width"], pct=pct(r["metric"]))
+            rel = "" if first or r["diff_rel"] != r["diff_rel"] else f"{r['diff_rel'] * 100:+.1f}%"
             vr = "" if first or r["var_ratio"] != r["var_ratio"] else f"{r['var_ratio']:.3f}"
             lines.append(f"  {r['metric']:<16} {fmt_pm(r['mean'], 1.96 * r['se'], pct=pct(r['metric'])):<24} "
-                         f"{diff:<26} {vr}")
+                         f"{diff:<26} {rel:<10} {vr}")
+    lines += _robustness_lines(a.get("robustness"), pct)
     lines += ["", f"{a['seconds']:.1f} s simulating; {elapsed():.1f} s in all, of which compile/cache load "
                   f"{compile_seconds():.1f} s"]
+    if a.get("answer_sentences"):
+        lines += ["", "Answer (95% intervals; a turn is one seat's normal turn, see `unosim compare --help`):",
+                  *(f"  {t}" for t in a["answer_sentences"])]
     return "\n".join(lines)
 
 
+def _robustness_lines(rows, pct) -> list[str]:
+    """The robustness check of compare --robust: each arm's key effect under each player model."""
+    from .report import fmt_pm
+
+    if not rows:
+        return []
+    lines = ["", f"robustness: the {rows[0]['metric']} effect with every seat played by each model (same deals)"]
+    for r in rows:
+        lines.append(f"  {r['arm']} vs {r['baseline']}: {r['verdict'].upper()}")
+        for e in r["effects"]:
+            half = (e["ci_hi"] - e["ci_lo"]) / 2
+            lines.append(f"    {e['model']:<16} {fmt_pm(e['diff'], half, pct=pct(r['metric'])):<26} "
+                         f"{e['diff_rel'] * 100:+.1f}%")
+    return lines
+
+
 @main.command()
-@click.option("--arm", "arms", multiple=True, required=True,
+@click.option("--arm", "arms", multiple=True,
               help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label; a rules "
                    "string may come first), "
                    "e.g. --arm official --arm 'stacking; label:Stack it' --arm 'deck:flip; label:Flip'. Repeat.")
+@click.option("--factor", "factors", multiple=True,
+              help="Instead of --arm, a 2x2 design: give --factor twice, each KEY:VALUE1|VALUE2 with KEY rules, "
+                   "deck or policies, e.g. --factor 'deck:classic|flip' --factor "
+                   "'policies:greedy|color_majority,greedy,greedy,greedy'. Reports the interaction (how "
+                   "much the first factor's effect differs between the second factor's two values) with its "
+                   "paired 95% interval.")
+@click.option("--robust", is_flag=True,
+              help="Also replay the comparison with every seat played by random, greedy and color_majority (the "
+                   "strongest cheap heuristic), on the same deals, and say whether each effect keeps its sign "
+                   "and roughly its size. Costs three more runs.")
 @click.option("-n", "--players", default="4", show_default=True, type=PLAYERS, help="Number of players, 2..10.")
 @click.option("-g", "--games", type=COUNT, default="100000", show_default=True,
               help="Games per arm (the first step when --precision is set).")
 @click.option("-s", "--seed", type=SEED, default="0", show_default=True, help="Master seed shared by every arm.")
 @click.option("--deck", default="classic", show_default=True, metavar="DECK", help="Deck of arms that do not name one.")
-@click.option("-p", "--policies", default="random", show_default=True, help="Policies of arms that do not name them.")
+@click.option("-p", "--policies", default="greedy", show_default=True,
+              help="Policies of arms that do not name them (greedy: casual players who shed their highest cards "
+                   "and keep wilds; random is available by name). The answer holds only for these players: see "
+                   "--robust.")
 @click.option("--seating", type=SEATING, default="fixed", show_default=True, help="fixed, rotate or shuffle.")
 @click.option("--mode", type=MODE, default="round", show_default=True, help="round or match.")
 @click.option("--scoring", type=SCORING, default="standard", show_default=True, help="Match scoring.")
@@ -600,21 +665,33 @@ def format_comparison(df) -> str:
               help="Add games until the 95% half-width of the paired difference of --metric is below this.")
 @click.option("--max-games", type=COUNT, default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
 @click.option("--metric", default="seat0_win", show_default=True,
-              help="Key metric of --precision: seat<K>_win, turns, winner_points, cards_drawn, capped (rounds).")
+              help="Key metric of --precision, of the answer sentences and of --robust: turns (a turn is one "
+                   "seat's normal turn: it plays a card or draws; a skipped seat, the victim of a Draw Two or "
+                   "Wild Draw Four who draws and loses the turn, a stacked answer and a jump-in are not "
+                   "turns), winner_points (points the winner scores), cards_drawn (cards drawn from the pile, "
+                   "all seats), seat<K>_win (share of rounds won by seat K; seat 0 plays first), capped "
+                   "(share stopped by the cap); match mode: rounds (per match), turns, seat<K>_win, capped.")
 @click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores].")
 @click.option("--batch-size", type=COUNT, default=None, help="Games per stored chunk.")
 @click.option("-o", "--out", metavar="DIR", default=None, help="Directory for compare.json, compare.csv and arms/<arm>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_policy_file_option
 @_backend_options
 @quiet_option
-def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, target, partners, max_rounds,
-            precision, max_games, metric, store, threads, batch_size, out, as_json, backend, scheduler,
-            workers) -> None:
-    """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences."""
+def compare(arms, factors, robust, players, games, seed, deck, policies, seating, mode, scoring, target, partners,
+            max_rounds, precision, max_games, metric, store, threads, batch_size, out, as_json, policy_files,
+            backend, scheduler, workers) -> None:
+    """Compare arms (rules, decks or policy line-ups) with common random numbers, paired differences.
+
+    Every difference comes with its 95% interval and its size relative to the first arm; the output ends
+    with one plain sentence per effect of --metric, naming the players it holds for."""
     from .experiments import compare as run_compare
 
     try:
+        factor_kw = {"factors": _factors(factors)} if factors else {}
+        if not arms and not factors:
+            raise CliError("no --arm given; accepted: two or more --arm values, or two --factor values")
         bkw = _backend_kw(backend, scheduler, workers)
     except ValueError as e:
         raise _fail(e) from None
@@ -626,7 +703,8 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
                          max_games=_int("max-games", max_games), metric=metric,
                          store=store, threads=_int("threads", threads),
                          progress=sys.stderr.isatty() and not as_json,
-                         chunk=_int("batch-size", batch_size), **bkw,
+                         chunk=_int("batch-size", batch_size), policy_files=list(policy_files) or None, **bkw,
+                         robust=robust, **factor_kw,
                          **_match_kw(mode, scoring, target, partners, max_rounds))
     except ValueError as e:
         raise _fail(e) from None
@@ -648,10 +726,18 @@ def compare(arms, players, games, seed, deck, policies, seating, mode, scoring, 
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: the file's threads, else all cores].")
 @click.option("-o", "--out", metavar="DIR", default=None, help="Directory for sweep.json, sweep.csv and cells/<cell>/ saved runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--robust", is_flag=True,
+              help="Also replay the grid with its players replaced by random, greedy and color_majority (same "
+                   "deals) and say whether each effect keeps its sign and roughly its size.")
+@_policy_file_option
 @_backend_options
 @quiet_option
-def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, workers) -> None:
-    """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode)."""
+def sweep(file, dry_run, store, threads, out, as_json, robust, policy_files, backend, scheduler, workers) -> None:
+    """Run a grid of cells from a TOML experiment file (players x rules x policies x decks x mode).
+
+    Prints each cell's means with 95% half-widths and its paired difference (absolute and relative) from its
+    baseline cell, then one plain sentence per effect of the file's metric. The metrics, and what counts
+    as a turn, are defined in `unosim compare --help` (--metric) and docs/answers.md."""
     from .experiments import run_sweep
 
     if dry_run and out is not None:
@@ -664,7 +750,8 @@ def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, worke
     try:
         df = run_sweep(file, dry_run=dry_run, store=store,
                        threads=_int("threads", threads),
-                       progress=sys.stderr.isatty() and not as_json, **({} if dry_run else bkw))
+                       progress=sys.stderr.isatty() and not as_json, policy_files=list(policy_files) or None,
+                       **({} if dry_run else dict(bkw, robust=robust)))
     except ValueError as e:
         raise _fail(e) from None
     out_dir = _check_out(out)
@@ -683,18 +770,53 @@ def sweep(file, dry_run, store, threads, out, as_json, backend, scheduler, worke
         click.echo(f"{len(df)} cells; {df['est_turns'].sum():,.0f} turns, about {df['est_seconds'].sum():,.0f} s "
                    f"({df.attrs['estimate']})")
     else:
-        import pandas as pd
-
-        m = df.attrs["metric"]
-        cols = [c for c in ("players", "rules", "policies", "deck", "mode", "seating", "games", "turns", "turns_se",
-                            m, f"{m}_se", "seconds") if c in df.columns]
-        with pd.option_context("display.width", 200, "display.max_columns", 20):
-            click.echo(df[list(dict.fromkeys(cols))].to_string(index=False))
+        click.echo(format_sweep(df))
         if out_dir is not None:
             click.echo(f"sweep written to {out_dir}")
     if not dry_run and df.attrs.get("interrupted"):
         click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
         sys.exit(130)
+
+
+def format_sweep(df) -> str:
+    """A sweep like compare: per cell the means with 95% half-widths, the paired difference from its baseline
+    cell (the first value of the compared axis) with its relative size, then the answer in sentences."""
+    from .report import fmt_pm
+
+    a = df.attrs
+    m, axis = a["metric"], a.get("compared")
+    pct = lambda k: k.endswith("_win") or k == "capped"  # noqa: E731
+    shown = [k for k in ("players", "rules", "policies", "deck", "mode", "seating") if df[k].nunique() > 1 or k == axis]
+    shown = shown or ["players", "rules", "policies"]
+    units = {"round": "rounds", "match": "matches"}
+    lines = [f"{a['name']}: {len(df)} cells; means with 95% half-widths"
+             + (f"; differences are paired against the cell with {axis} {df['baseline'].iloc[0]!r} and the same "
+                "other settings (common random numbers)" if axis and "baseline" in df else ""),
+             "all cells: " + ", ".join(f"{k} {df[k].iloc[0]}" for k in ("players", "rules", "policies", "deck",
+                                                                        "mode", "seating") if k not in shown)]
+    metrics = list(dict.fromkeys([m, "turns"]))
+    w = {k: max(len(k), *(len(str(v)) for v in df[k])) + 2 for k in shown}
+    head = "".join(f"{k:<{w[k]}}" for k in shown)
+    cols = "".join(f"{k:<20}" + (f"{'difference':<22}{'relative':<10}" if axis else "") for k in metrics)
+    lines += ["", f"{head}{'games':<16}{cols}"]
+    for _, r in df.iterrows():
+        games = f"{int(r['games']):,} {units.get(r['mode'], 'games')}"
+        row = "".join(f"{str(r[k]):<{w[k]}}" for k in shown) + f"{games:<16}"
+        for k in metrics:
+            row += f"{fmt_pm(r[k], 1.96 * r[k + '_se'], pct=pct(k)):<20}"
+            if axis:
+                base = r[axis] == r["baseline"]
+                diff = "baseline" if base else fmt_pm(r[f"{k}_diff"], (r[f"{k}_diff_hi"] - r[f"{k}_diff_lo"]) / 2,
+                                                      pct=pct(k))
+                rel = "" if base or r[f"{k}_diff_rel"] != r[f"{k}_diff_rel"] else f"{r[f'{k}_diff_rel'] * 100:+.1f}%"
+                row += f"{diff:<22}{rel:<10}"
+        lines.append(row.rstrip())
+    lines += _robustness_lines(a.get("robustness"), pct)
+    lines += ["", f"{a['seconds']:.1f} s"]
+    if a.get("answer_sentences"):
+        lines += ["", "Answer (95% intervals; a turn is one seat's normal turn, see `unosim compare --help`):",
+                  *(f"  {t}" for t in a["answer_sentences"])]
+    return "\n".join(lines)
 
 
 @main.group(invoke_without_command=True)
@@ -853,17 +975,19 @@ def rerun(run_dir, out, threads, as_json) -> None:
 @click.option("--target", type=COUNT, default=None, help="Match target score (with --mode match) [default: 500].")
 @click.option("-o", "--out", metavar="DIR", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_policy_file_option
 @_backend_options
 @quiet_option
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
-               target, out, as_json, backend, scheduler, workers) -> None:
+               target, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
     from .tournament import check_tournament, format_tournament, run_tournament, to_json
 
     try:
         kw = dict(players=_int("players", players), games=_int("games", games), rules=rules, deck=deck,
                   seed=_int("seed", seed), mode=mode, threads=_int("threads", threads),
-                  max_lineups=_int("max-lineups", max_lineups), bootstrap=_int("bootstrap", bootstrap))
+                  max_lineups=_int("max-lineups", max_lineups), bootstrap=_int("bootstrap", bootstrap),
+                  policy_files=list(policy_files) or None)
         if mode == "match":
             kw.update(scoring=scoring, target=_int("target", target))
         elif target is not None or scoring != "standard":
@@ -918,10 +1042,11 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("-o", "--out", metavar="DIR", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@_policy_file_option
 @_backend_options
 @quiet_option
 def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma, threads,
-         out, as_json, backend, scheduler, workers) -> None:
+         out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
     from .tune import check_tune, format_tune, save_tune, to_json
     from .tune import tune as run_tune
@@ -930,7 +1055,8 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
         kw = dict(players=_int("players", players), budget=_int("budget", budget), against=against, rules=rules,
                   deck=deck, seed=_int("seed", seed), popsize=_int("popsize", popsize),
                   games_per_eval=_int("games-per-eval", games_per_eval), eval_games=_int("eval-games", eval_games),
-                  sigma0=_float("sigma", sigma), threads=_int("threads", threads))
+                  sigma0=_float("sigma", sigma), threads=_int("threads", threads),
+                  policy_files=list(policy_files) or None)
         check_tune(policy, **kw)
         bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)

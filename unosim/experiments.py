@@ -52,6 +52,8 @@ Sweep files (TOML)
     metric = "seat0_win"              # key metric of the precision target
     precision = 0.002                 # optional, with max_games
     max_games = 2000000
+    policy_files = ["my_policy.py"]   # optional: files defining policies the grid names (relative to
+                                      # this file's folder)
 
     [grid]                            # each key: one value or a list
     players = "2..10"                 # an int, a list of ints, or "A..B"
@@ -90,7 +92,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import paired
+from . import answers, paired
 from .backends import backend_session
 from .console import progress_bar
 from .decks import get_deck
@@ -154,7 +156,7 @@ class Arm:
     policies: str
 
 
-def parse_arm(text: str | dict, deck: str = "classic", policies: str = "random") -> Arm:
+def parse_arm(text: str | dict, deck: str = "classic", policies: str = "greedy") -> Arm:
     """An arm: a rules string (``official+stacking``), or ``key:value`` parts joined by ``;`` with
     keys rules, deck, policies, label (``"deck:flip; label:UNO Flip"``; the first part may be a bare
     rules string: ``"stacking; label:Stack it"``), or a dict of those keys."""
@@ -344,12 +346,31 @@ def key_half_width(recs: list[pd.DataFrame], metric: str) -> float:
 
 
 def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed: int = 0, deck: str = "classic",
-            policies: str = "random", seating: str = "fixed", mode: str = "round", precision: float | None = None,
+            policies: str = "greedy", seating: str = "fixed", mode: str = "round", precision: float | None = None,
             max_games: int | None = None, metric: str = "seat0_win", store: str | Path | None = None,
             threads: int | None = None, progress: bool = False, chunk: int | None = None,
             backend: str | None = "local", scheduler: str | None = None, workers: int | None = None,
-            client=None, **match_options: Any) -> pd.DataFrame:
+            client=None, policy_files: list[str] | str | None = None, robust: bool = False,
+            factors: dict[str, list[str]] | None = None, **match_options: Any) -> pd.DataFrame:
     """Run the arms with common random numbers; one row per (arm, metric).
+
+    ``attrs["answer_sentences"]``: one plain sentence per effect of the key ``metric`` (each arm against
+    the first), naming the players (:mod:`unosim.answers`).  ``diff_rel``: the difference relative to the
+    first arm's mean.
+
+    ``robust``: also replay the comparison with every seat of the arms that do not name their policies
+    played by each model of :data:`unosim.answers.ROBUST_MODELS` (same deals); ``attrs["robustness"]``
+    says per arm whether the key effect keeps its sign and roughly its size, and a sentence warns when not.
+
+    ``factors``: a 2x2 design instead of ``arms``: two arm keys (rules, deck, policies) with two values
+    each, e.g. ``{"deck": ["classic", "flip"], "policies": ["greedy", "color_majority,greedy,greedy,greedy"]}``;
+    the four arms are (a0 b0, a1 b0, a0 b1, a1 b1) and ``attrs["interaction"]`` holds how much the first
+    factor's effect differs between the second factor's values ((a1 b1 - a0 b1) - (a1 b0 - a0 b0) of the
+    key metric, paired game by game) with its 95% interval.
+
+    ``policy_files``: Python files defining policies (:mod:`unosim.policy_api`) that the arms may name;
+    every cell is keyed by the content of the files and classes its policies come from, so an edited
+    strategy is run afresh.
 
     Columns: arm, metric, mean, se, ci_lo, ci_hi, n, diff, diff_se, diff_lo, diff_hi, diff_half_width,
     var_ratio (paired / independent seeds), key (store key).  The first arm's diff is 0 by definition.
@@ -360,13 +381,19 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
     ``dask.distributed`` ``client``: where the chunks run (:mod:`unosim.backends`); the records do
     not depend on it.
     """
+    if factors is not None:
+        if arms:
+            raise ExperimentError("arms and factors both given; accepted: arms, or a 2x2 design of two factors")
+        arms = factor_arms(factors)
     if not arms:
         raise ExperimentError("no arms; accepted: two or more --arm values (rules strings or key:value parts)")
     games, max_games, precision, chunk = check_sizes(games, max_games, precision, chunk, mode, players, len(arms))
+    if robust:
+        models = _robust_models(arms, deck, policies)
     parsed = [parse_arm(a, deck, policies) for a in arms]
     labels = _unique_labels([a.label for a in parsed])
     cells = [make_cell(rules=a.rules, players=players, policies=a.policies, deck=a.deck, seed=seed,
-                       seating=seating, mode=mode, **match_options) for a in parsed]
+                       seating=seating, mode=mode, policy_files=policy_files, **match_options) for a in parsed]
     check_metric(metric, mode, cells[0].players)
     with backend_session(backend, scheduler, workers, client, threads) as be:
         out = run_to_precision(cells, labels, games, metric, precision, max_games, store, threads, progress, chunk,
@@ -379,7 +406,130 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
         "store": str(store if store is not None else DEFAULT_ROOT),
         **_backend_attrs(be, out["ran"], out["seconds"]),
     })
+    if factors is not None and not out["interrupted"]:
+        table.attrs["interaction"] = _interaction(out["records"], labels, factors, metric)
+    table.attrs["answer_sentences"] = answer_sentences(table)
+    if robust and not out["interrupted"]:
+        kw = dict(players=players, games=games, seed=seed, deck=deck, seating=seating, mode=mode, precision=precision,
+                  max_games=max_games, metric=metric, store=store, threads=threads, progress=progress, chunk=chunk,
+                  backend=backend, scheduler=scheduler, workers=workers, client=client, policy_files=policy_files,
+                  **match_options)
+        runs = {m: table if _same_players(m, policies) else compare(arms, policies=m, **kw) for m in models}
+        table.attrs["robustness"] = robustness_rows(runs, metric)
+        table.attrs["answer_sentences"] += robust_sentences(table.attrs["robustness"], mode)
     return table
+
+
+def _same_players(model: str, policies: str) -> bool:
+    return str(policies).strip().lower() == model
+
+
+_UNSET = "\x00unset"
+
+
+def _robust_models(arms: list, deck: str, policies: str) -> tuple[str, ...]:
+    """The player models of the robustness check; refused when every arm names its own policies."""
+    if all(parse_arm(a, deck, _UNSET).policies != _UNSET for a in arms):
+        raise ExperimentError("robust replays the arms with other players, but every arm names its policies; "
+                              "accepted: arms without a policies: part (the line-up then comes from --policies)")
+    return answers.ROBUST_MODELS
+
+
+def robustness_rows(runs: dict[str, pd.DataFrame], metric: str) -> list[dict[str, Any]]:
+    """Per non-baseline arm: the key effect under each player model and the verdict of
+    :func:`unosim.answers.robustness`."""
+    rows = []
+    first = next(iter(runs.values()))
+    for arm in list(dict.fromkeys(first["arm"]))[1:]:
+        effects = []
+        for model, t in runs.items():
+            r = t[(t["arm"] == arm) & (t["metric"] == metric)].iloc[0]
+            base = t[(t["arm"] == t["arm"].iloc[0]) & (t["metric"] == metric)].iloc[0]
+            effects.append({"model": model, "diff": float(r["diff"]), "ci_lo": float(r["diff_lo"]),
+                            "ci_hi": float(r["diff_hi"]), "diff_rel": float(r["diff_rel"]),
+                            "baseline_mean": float(base["mean"])})
+        rows.append({"arm": arm, "baseline": first["arm"].iloc[0], "metric": metric, "effects": effects,
+                     **answers.robustness(effects)})
+    return rows
+
+
+def robust_sentences(rows: list[dict[str, Any]], mode: str) -> list[str]:
+    """Per arm: the effect under each player model in one sentence, and a warning when it does not hold."""
+    out = []
+    for r in rows:
+        parts = [f"for {e['model']} players it "
+                 + answers.effect_clause(r["metric"], mode, e["diff"], e["ci_lo"], e["ci_hi"], e["baseline_mean"])
+                 for e in r["effects"]]
+        out.append(f"Robustness of {r['arm']} against {r['baseline']}: " + "; ".join(parts) + ".")
+        warn = answers.robustness_sentence(r["arm"], r["metric"], mode, r)
+        if warn:
+            out.append(warn)
+    return out
+
+
+def answer_sentences(table: pd.DataFrame) -> list[str]:
+    """One sentence per effect of the key metric in a :func:`compare` table (each arm against the first)."""
+    a = table.attrs
+    arms = {x["label"]: x["cell"] for x in a["arms"]}
+    metric = a["metric"]
+    rows = table[table["metric"] == metric]
+    if rows.empty:
+        return []
+    base = rows.iloc[0]
+    base_cell = arms[base["arm"]]
+    out = []
+    for _, r in rows.iloc[1:].iterrows():
+        cell = arms[r["arm"]]
+        if list(cell["policies"]) == list(base_cell["policies"]):
+            who = answers.players_phrase(cell["policies"])
+        else:
+            who = (f"{answers.players_phrase(cell['policies'])} instead of "
+                   f"{answers.players_phrase(base_cell['policies'])}")
+        out.append(answers.effect_sentence(r["arm"], base["arm"], metric, cell["mode"], r["diff"], r["diff_lo"],
+                                           r["diff_hi"], base["mean"], who, f"{cell['players']} players"))
+    inter = a.get("interaction")
+    if inter:
+        out.append(interaction_sentence(inter, base_cell["mode"]))
+    return out
+
+
+# ---- 2x2 designs -----------------------------------------------------------------------------------------
+
+
+def factor_arms(factors: dict[str, list[str]]) -> list[dict[str, str]]:
+    """The four arms of a 2x2 design, in the order (a0 b0, a1 b0, a0 b1, a1 b1)."""
+    if not isinstance(factors, dict) or len(factors) != 2:
+        raise ExperimentError(f"factors={factors!r} is not a 2x2 design; accepted: two factors (arm keys rules, "
+                              "deck, policies) with two values each")
+    (ka, va), (kb, vb) = factors.items()
+    for k, v in factors.items():
+        if k not in ("rules", "deck", "policies"):
+            raise ExperimentError(f"unknown factor {k!r}{_hint(k, ARM_KEYS)}; accepted: rules, deck, policies")
+        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(isinstance(x, str) and x.strip() for x in v):
+            raise ExperimentError(f"factor {k}={v!r} needs exactly two values; accepted: two non-empty strings")
+    return [{ka: a, kb: b, "label": f"{ka}:{a}; {kb}:{b}"} for b in vb for a in va]
+
+
+def _interaction(recs: list[pd.DataFrame], labels: list[str], factors: dict[str, list[str]],
+                 metric: str) -> dict[str, Any]:
+    (ka, va), (kb, vb) = factors.items()
+    d = answers.interaction(recs, metric)
+    return {"metric": metric, "factor_a": ka, "values_a": list(va), "factor_b": kb, "values_b": list(vb),
+            "arms": labels, **d}
+
+
+def interaction_sentence(inter: dict[str, Any], mode: str) -> str:
+    """The interaction of a 2x2 design in one sentence."""
+    what, unit, rate = answers.metric_phrase(inter["metric"], mode)
+    k = 100.0 if rate else 1.0
+    dec = answers.decimals(inter["half_width"] * k)
+    u = f" {unit}" if unit else ""
+    (a0, a1), (b0, b1) = inter["values_a"], inter["values_b"]
+    verdict = ("differs" if answers.sign(inter["ci_lo"], inter["ci_hi"]) else
+               "does not differ detectably")
+    return (f"The effect of {inter['factor_a']} {a0} -> {a1} on {what} {verdict} between {inter['factor_b']} {b0} "
+            f"({inter['effect_b0'] * k:+,.{dec}f}{u}) and {b1} ({inter['effect_b1'] * k:+,.{dec}f}{u}): interaction "
+            f"{inter['diff'] * k:+,.{dec}f} ± {inter['half_width'] * k:,.{dec}f}{u} (95%, paired).")
 
 
 def _backend_attrs(be, ran: int, seconds: float) -> dict[str, Any]:
@@ -408,7 +558,8 @@ def comparison_table(recs: list[pd.DataFrame], labels: list[str], cells: list[Ce
             row.pop("half_width")
             d = paired.paired_difference(recs[0], rec, m)
             row.update(diff=d["diff"], diff_se=d["se"], diff_lo=d["ci_lo"], diff_hi=d["ci_hi"],
-                       diff_half_width=d["half_width"], var_ratio=paired.variance_ratio(recs[0], rec, m)
+                       diff_half_width=d["half_width"], diff_rel=answers.relative(d["diff"], d["mean_a"]),
+                       var_ratio=paired.variance_ratio(recs[0], rec, m)
                        if rec is not recs[0] else float("nan"), key=cell.key)
             rows.append(row)
     return pd.DataFrame(rows)
@@ -425,7 +576,7 @@ def arm_records(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
 # ---- sweeps ----------------------------------------------------------------------------------------------
 
 TOP_KEYS = ("name", "description", "games", "seed", "metric", "precision", "max_games", "threads", "chunk",
-            "grid", "match")
+            "policy_files", "grid", "match")
 GRID_KEYS = ("players", "rules", "policies", "decks", "deck", "mode", "seating")
 MATCH_OPTION_KEYS = ("scoring", "target", "partners", "max_rounds", "rounds", "rounds_per_partner")
 
@@ -555,8 +706,29 @@ def _table(data: dict, name: str, keys: tuple[str, ...], spec: _Spec) -> dict:
     return table
 
 
-def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
-    """Validate a sweep file and build its cells (raises one-line :class:`ExperimentError`)."""
+def _sweep_policy_files(data: dict, spec: _Spec, base: Path, extra: list[str] | str | None) -> list[str]:
+    """The sweep file's ``policy_files`` (paths relative to the file's folder) and ``extra`` ones, loaded."""
+    from .policy_api import load_policy_files
+
+    given = data.get("policy_files", [])
+    given = [given] if isinstance(given, str) else given
+    if not isinstance(given, list) or not all(isinstance(p, str) and p for p in given):
+        raise spec.err("", "policy_files", f"policy_files={given!r} is not valid; accepted: a path or a list of "
+                                           "paths of Python policy files")
+    files = [str(base / p) if not Path(p).is_absolute() else p for p in given]
+    try:
+        load_policy_files(files)
+    except ValueError as e:
+        raise spec.err("", "policy_files", str(e).splitlines()[0]) from None
+    files += [extra] if isinstance(extra, str) else list(extra or [])
+    load_policy_files(files)
+    return files
+
+
+def parse_sweep(path_or_dict: str | Path | dict, policy_files: list[str] | str | None = None) -> Sweep:
+    """Validate a sweep file and build its cells (raises one-line :class:`ExperimentError`).
+
+    ``policy_files``: policy files to load besides the file's own ``policy_files`` key."""
     data, spec = load_experiment(path_or_dict)
     for k in data:
         if k not in TOP_KEYS:
@@ -575,13 +747,15 @@ def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
     if max_games is not None and precision is None:
         raise spec.err("", "max_games", "max_games without precision; accepted: set precision too, or drop max_games")
 
+    base = Path(path_or_dict).parent if not isinstance(path_or_dict, dict) else Path(".")
+    files = _sweep_policy_files(data, spec, base, policy_files)
     players = _players_axis(grid.get("players", 4), spec)
     rules = _str_axis(grid, "rules", "official", spec, parse_rules)
     deck_key = "decks" if "decks" in grid else "deck"
     decks = _str_axis(grid, deck_key, "classic", spec, get_deck)
     modes = _str_axis(grid, "mode", "round", spec, _check_mode)
     seatings = _str_axis(grid, "seating", "fixed", spec, check_seating)
-    pols = _str_axis(grid, "policies", "random", spec, lambda v: None)
+    pols = _str_axis(grid, "policies", "greedy", spec, lambda v: None)
     metric = data.get("metric", "seat0_win")
     cells = []
     for p, r, pol, dk, mode, seat in itertools.product(players, rules, pols, decks, modes, seatings):
@@ -598,7 +772,8 @@ def parse_sweep(path_or_dict: str | Path | dict) -> Sweep:
             raise spec.err("grid", "policies", f"{e} (cell players={p})") from None
         opts = dict(match) if mode == "match" else {}
         try:
-            cell = make_cell(rules=r, players=p, policies=pol, deck=dk, seed=seed, seating=seat, mode=mode, **opts)
+            cell = make_cell(rules=r, players=p, policies=pol, deck=dk, seed=seed, seating=seat, mode=mode,
+                             policy_files=files or None, **opts)
         except (ValueError, TypeError) as e:
             table = "match" if mode == "match" and match else "grid"
             raise spec.err(table, "", f"cell {axes}: {str(e).splitlines()[0]}") from None
@@ -613,32 +788,89 @@ def _check_mode(v: str) -> None:
 
 def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str | Path | None = None,
               threads: int | None = None, progress: bool = False, backend: str | None = "local",
-              scheduler: str | None = None, workers: int | None = None, client=None) -> pd.DataFrame:
+              scheduler: str | None = None, workers: int | None = None, client=None,
+              policy_files: list[str] | str | None = None, robust: bool = False) -> pd.DataFrame:
     """Run (or, with ``dry_run``, estimate) every cell of a sweep; one row per cell.
+
+    ``policy_files``: policy files the grid's ``policies`` may name, besides the file's ``policy_files``.
+    ``robust``: also replay the grid with its one ``policies`` value replaced by each model of
+    :data:`unosim.answers.ROBUST_MODELS` (same deals); ``attrs["robustness"]`` and the sentences say per
+    effect whether it keeps its sign and roughly its size (as :func:`compare` does).
 
     Row columns: the axes (players, rules, policies, deck, mode, seating), key, games, and for each
     metric m of :func:`metric_names`: m, m_se, m_lo, m_hi (95% normal interval), half_width of the
-    key metric, reached, seconds.  When the grid has several ``rules``, every cell is also paired
-    with the cell of the first rules value and the same other axes (common random numbers):
-    columns baseline, m_diff, m_diff_lo, m_diff_hi (95%), 0 for the baseline cells themselves.
+    key metric, reached, seconds.  The compared axis (``attrs["compared"]``) is the first of rules, deck,
+    policies, seating with several values: every cell is also paired with the cell of that axis's first
+    value and the same other axes (common random numbers): columns baseline, m_diff, m_diff_lo,
+    m_diff_hi (95%), m_diff_rel (relative to the baseline cell's mean), 0 for the baseline cells
+    themselves.  ``attrs["answer_sentences"]``: one plain sentence per effect of the key metric.
     Dry run columns: the axes, key, stored (games in the store), games (planned),
     pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how.
 
     ``backend``/``scheduler``/``workers``/``client``: where the chunks run (see :func:`compare`).  On a
     cluster the first ``games`` of every cell are submitted together (a row's ``seconds`` then
     counts only its precision steps; ``attrs["seconds"]`` counts everything)."""
-    sw = parse_sweep(path_or_dict)
+    sw = parse_sweep(path_or_dict, policy_files)
     threads = threads if threads is not None else sw.threads
     if dry_run:
         return _dry_run(sw, store, threads)
     with backend_session(backend, scheduler, workers, client, threads) as be:
         rows, total_s, interrupted, ran = _sweep_rows(sw, store, threads, progress, be)
     df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
-    df.attrs.update({"name": sw.name, "metric": sw.metric, "precision": sw.precision, "seconds": total_s,
+    df.attrs.update({"name": sw.name, "metric": sw.metric, "compared": compared_axis(sw),
+                     "precision": sw.precision, "seconds": total_s,
                      "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
                      **_backend_attrs(be, ran, total_s),
                      "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
+    df.attrs["answer_sentences"] = sweep_sentences(df, compared_axis(sw))
+    if robust and not interrupted:
+        kw = dict(store=store, threads=threads, progress=progress, backend=backend, scheduler=scheduler,
+                  workers=workers, client=client, policy_files=policy_files)
+        runs = {m: df if df["policies"].iloc[0] == m else run_sweep(grid, **kw)
+                for m, grid in _robust_grids(path_or_dict, sw).items()}
+        df.attrs["robustness"] = sweep_robustness(runs, compared_axis(sw), sw.metric)
+        df.attrs["answer_sentences"] += robust_sentences(df.attrs["robustness"], sw.cells[0][1].mode)
     return df
+
+
+def _robust_grids(path_or_dict: str | Path | dict, sw: Sweep) -> dict[str, dict]:
+    """The sweep file once per player model of the robustness check, its ``policies`` replaced."""
+    import copy
+
+    axis = compared_axis(sw)
+    if axis in (None, "policies") or len({a["policies"] for a, _ in sw.cells}) > 1:
+        raise ExperimentError("robust replays the grid with other players; accepted: a grid with one policies "
+                              "value and another axis (rules, deck, seating) with several values")
+    data, _ = load_experiment(path_or_dict)
+    data = copy.deepcopy(data)
+    if not isinstance(path_or_dict, dict) and "policy_files" in data:  # paths relative to the file's folder
+        files = data["policy_files"]
+        data["policy_files"] = [str(Path(path_or_dict).parent / f)
+                                for f in ([files] if isinstance(files, str) else files)]
+    grids = {}
+    for m in answers.ROBUST_MODELS:
+        grids[m] = {**data, "grid": {**data.get("grid", {}), "policies": m}}
+    return grids
+
+
+def sweep_robustness(runs: dict[str, pd.DataFrame], axis: str, metric: str) -> list[dict[str, Any]]:
+    """Per non-baseline cell: the key effect under each player model (the grids list their cells in the same
+    order) and the verdict of :func:`unosim.answers.robustness`."""
+    first = next(iter(runs.values()))
+    rows = []
+    for i in range(len(first)):
+        r = first.iloc[i]
+        if r[axis] == r["baseline"]:
+            continue
+        effects = []
+        for model, t in runs.items():
+            x = t.iloc[i]
+            effects.append({"model": model, "diff": float(x[f"{metric}_diff"]), "ci_lo": float(x[f"{metric}_diff_lo"]),
+                            "ci_hi": float(x[f"{metric}_diff_hi"]), "diff_rel": float(x[f"{metric}_diff_rel"]),
+                            "baseline_mean": float(x[metric] - x[f"{metric}_diff"])})
+        rows.append({"arm": f"{axis} {r[axis]} ({r['players']} players)", "baseline": str(r["baseline"]),
+                     "metric": metric, "effects": effects, **answers.robustness(effects)})
+    return rows
 
 
 def _sweep_rows(sw: Sweep, store, threads, progress: bool, be) -> tuple[list[dict[str, Any]], float, bool, int]:
@@ -672,29 +904,64 @@ def _sweep_rows(sw: Sweep, store, threads, progress: bool, be) -> tuple[list[dic
     return rows, total_s, interrupted, ran
 
 
+#: The axes a sweep compares, in order of preference: the first with several values is the compared one.
+COMPARED_AXES = ("rules", "deck", "policies", "seating")
+
+
+def compared_axis(sw: Sweep) -> str | None:
+    """The axis whose first value is every cell's baseline (None when no axis has several values)."""
+    for axis in COMPARED_AXES:
+        if len({a[axis] for a, _ in sw.cells}) > 1:
+            return axis
+    return None
+
+
 def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
-    """Add each cell's paired differences from its baseline cell (first rules value, same other axes)."""
+    """Add each cell's paired differences from its baseline cell (the first value of the compared axis,
+    :func:`compared_axis`, and the same other axes): m_diff, m_diff_lo, m_diff_hi, m_diff_rel."""
     from .store import read_cell
 
-    rules = list(dict.fromkeys(a["rules"] for a, _ in sw.cells))
-    if len(rules) < 2 or df.empty:
+    axis = compared_axis(sw)
+    if axis is None or df.empty:
         return df
-    others = ("players", "policies", "deck", "mode", "seating")
-    cells = {tuple(a[k] for k in (*others, "rules")): c for a, c in sw.cells}
+    values = list(dict.fromkeys(a[axis] for a, _ in sw.cells))
+    others = tuple(k for k in ("players", "rules", "policies", "deck", "mode", "seating") if k != axis)
+    cells = {tuple(a[k] for k in (*others, axis)): c for a, c in sw.cells}
     extra: list[dict[str, Any]] = []
     base_cache: dict[tuple, pd.DataFrame] = {}
     for _, row in df.iterrows():
         group = tuple(row[k] for k in others)
-        cell, base = cells[(*group, row["rules"])], cells[(*group, rules[0])]
+        cell, base = cells[(*group, row[axis])], cells[(*group, values[0])]
         if group not in base_cache:
             base_cache[group] = read_cell(base, None, store)
         rec = read_cell(cell, int(row["games"]), store)
-        out: dict[str, Any] = {"baseline": rules[0]}
+        out: dict[str, Any] = {"baseline": values[0]}
         for m in metric_names(cell.mode, cell.players):
             d = paired.paired_difference(base_cache[group], rec, m)
-            out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"]})
+            out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"],
+                        f"{m}_diff_rel": answers.relative(d["diff"], d["mean_a"])})
         extra.append(out)
     return pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1)
+
+
+def sweep_sentences(df: pd.DataFrame, axis: str | None) -> list[str]:
+    """One sentence per non-baseline cell: its effect on the key metric against its baseline cell."""
+    if axis is None or df.empty or "baseline" not in df.columns:
+        return []
+    m = df.attrs["metric"]
+    varying = [k for k in ("players", "rules", "deck", "policies", "mode", "seating")
+               if k != axis and df[k].nunique() > 1]
+    out = []
+    for _, r in df[df[axis] != df["baseline"]].iterrows():
+        where = ", ".join([f"{r['players']} players", *(f"{k} {r[k]}" for k in varying if k != "players")])
+        if axis == "policies":
+            who, name, base = f"{r['policies']} instead of {r['baseline']}", "the line-up", "the baseline line-up"
+        else:
+            who, name, base = answers.players_phrase([r["policies"]]), f"{axis} {r[axis]}", f"{r['baseline']}"
+        base_mean = r[m] - r[f"{m}_diff"]  # the baseline cell's mean on the same games
+        out.append(answers.effect_sentence(name, base, m, r["mode"], r[f"{m}_diff"], r[f"{m}_diff_lo"],
+                                           r[f"{m}_diff_hi"], base_mean, who, where))
+    return out
 
 
 def _axes_label(axes: dict[str, Any]) -> str:

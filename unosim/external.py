@@ -34,6 +34,7 @@ turns per round, round mode only).  ``unosim trace`` replays rounds the same way
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 import threading
 from typing import Any
@@ -231,6 +232,34 @@ def _slot_index(name: str) -> int:
     which = next((w for w, n in _BY_WHICH.items() if n == name), E.PY_SLOT_BASE + len(_BY_WHICH))
     _BY_WHICH[which] = name
     return which
+def class_sha256(cls: type) -> str:
+    """SHA-256 of what a plain-Python policy class plays as: the source of every class of its MRO up to
+    :class:`PythonPolicy` (the code objects where the source cannot be read, e.g. a class typed at a prompt)."""
+    import inspect
+    import marshal
+
+    h = hashlib.sha256()
+    for c in cls.__mro__:
+        if c is PythonPolicy or not issubclass(c, PythonPolicy):
+            continue
+        try:
+            h.update(inspect.getsource(c).encode())
+        except (OSError, TypeError):
+            for k, v in sorted(vars(c).items()):
+                code = getattr(v, "__code__", None)
+                h.update(k.encode() + (marshal.dumps(code) if code is not None else repr(v).encode()))
+    return h.hexdigest()
+
+
+def passed_classes(names: list[str]) -> list[tuple[str, str]]:
+    """(name, content hash) of each plain-Python policy class among ``names`` that was passed as an
+    object (a class of a policy file counts through the file's hash)."""
+    out = {}
+    for name in names:
+        cls, source = _CLASSES.get(name, (None, ""))
+        if cls is not None and source.startswith("python:"):
+            out[name] = class_sha256(cls)
+    return sorted(out.items())
 
 
 def is_external(name: str) -> bool:

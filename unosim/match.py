@@ -294,7 +294,7 @@ class MatchRun(RoundRun):
         return run_matches(self)
 
 
-def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
+def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
                   games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                   batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
                   first: int = 0, policy_files: list[str] | str | None = None, **options: Any) -> MatchRun:
@@ -315,7 +315,7 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
                     first=check_first(first, g), policy_files=tuple(files))
 
 
-def simulate_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
+def simulate_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
                      games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
                      batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
                      first: int = 0, policy_files: list[str] | str | None = None, **options: Any

@@ -305,6 +305,11 @@ def load_policy_files(paths: list[str] | tuple[str, ...] | str | None) -> list[d
     return out
 
 
+def files_defining(names: list[str]) -> list[str]:
+    """The loaded policy files that define any of the policies ``names`` (resolved paths, sorted)."""
+    return sorted({POLICIES[n].source for n in names if n in POLICIES and POLICIES[n].source in _REG.files})
+
+
 def load_entry_points() -> list[str]:
     """Policies of installed packages: each entry point of the group ``unosim.policies`` names a
     module that defines policies as a policy file does (loaded once per process)."""

@@ -454,7 +454,10 @@ def reproduce_command(meta: Mapping[str, Any]) -> str:
                   f"--max-rounds {meta.get('max_rounds', 1000)}"]
         if meta.get("partners"):
             parts.append("--partners")
+    files = meta.get("policy_files") or (meta.get("cell") or {}).get("policy_files") or []
+    parts += [f"--policy-file {q(str(f['path']))}" for f in files]
     notes = [f"engine v{meta.get('engine_version', '?')}", f"unosim {meta.get('unosim_version', '?')}"]
+    notes += [f"{Path(f['path']).name} sha256 {f['sha256'][:16]}" for f in files]
     sha = (meta.get("cell") or {}).get("deck_sha256")
     if sha and _deck_of(meta).lower().endswith(".toml"):  # a deck file: name its content too
         notes.append(f"deck sha256 {sha[:16]}")
@@ -1258,11 +1261,36 @@ def _match_team_sections(runs: Sequence[_MatchRun], z: float) -> list[Section]:
     return [teams, compositions]
 
 
+def _match_effects_section(runs: Sequence[_MatchRun]) -> list[Section]:
+    """Paired effects of each match run against the first run with the same player count (matches matched by
+    index): rounds per match and seat 0's match win rate, with 95% half-widths and relative sizes."""
+    base: dict[int, _MatchRun] = {}
+    rows = []
+    for r in runs:
+        b = base.setdefault(int(r.meta["players"]), r)
+        if b is r:
+            continue
+        row = [r.label, b.label]
+        for metric, scale, unit in (("rounds", 1.0, ""), ("seat0_win", 100.0, "pp")):
+            d = paired_difference(b.records, r.records, metric, LEVEL)
+            rel = f" ({100 * d['diff'] / d['mean_a']:+.1f}%)" if d["mean_a"] else ""
+            row.append(fmt_pm(scale * d["diff"], scale * d["half_width"], unit=unit) + rel)
+        rows.append([*row, f"{int(d['n']):,}"])
+    if not rows:
+        return []
+    head = ["Arm", "Baseline", "Δ rounds per match", "Δ seat 0 match win rate", "Paired matches"]
+    return [Section("Effects (paired)",
+                    ["Each run minus the first run with the same number of players, on matches matched by index "
+                     "(common random numbers when the seeds agree); ± is the 95% half-width of the paired "
+                     "difference, the percentage its size relative to the baseline."],
+                    [(_frame(head, rows), 2)])]
+
+
 def _match_page(runs: Sequence[_MatchRun], title: str, charts: Sequence[Chart]) -> Page:
     z = z_value(LEVEL)
     intro = [f"{_match_scope(runs)}. Every rate comes with a 95% confidence interval; every match counts, "
              "including matches stopped at max_rounds (a loss for everyone)."]
-    sections = [_match_headline(runs, z)]
+    sections = [_match_headline(runs, z), *_match_effects_section(runs)]
     solo = [r for r in runs if not r.partners]
     if solo:
         sections += _match_solo_sections(solo, z)

@@ -288,7 +288,7 @@ class RoundRun:
         return run_rounds(self)
 
 
-def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
+def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
                    games: int = DEFAULT_GAMES, seed: int = 0, threads: int | None = None, deck: str = "classic",
                    batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
                    mode: str = "round", first: int = 0, policy_files: list[str] | str | None = None,
@@ -319,7 +319,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
                     first=check_first(first, g), policy_files=tuple(files or ()))
 
 
-def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "random",
+def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
              games: int = DEFAULT_GAMES, seed: int = 0, threads: int | None = None, deck: str = "classic",
              batch_size: int | None = None, progress: bool = False, seating: str = "fixed",
              mode: str = "round", first: int = 0, policy_files: list[str] | str | None = None,

@@ -98,6 +98,7 @@ class Cell:
     match: tuple[tuple[str, Any], ...] = ()
     engine_version: int = ENGINE_VERSION
     policy_files: tuple[tuple[str, str], ...] = ()  # (path, sha256) of each user policy file
+    policy_classes: tuple[tuple[str, str], ...] = ()  # (name, sha256) of each plain-Python class passed as an object
 
     def identity(self) -> dict[str, Any]:
         """The hashed fields: everything but the deck's display name and the policy files' paths (a policy
@@ -107,6 +108,8 @@ class Cell:
         d["policy_files"] = sorted(sha for _, sha in self.policy_files)
         if not d["policy_files"]:
             del d["policy_files"]  # cells without user policies keep the keys they always had
+        if not d["policy_classes"]:
+            del d["policy_classes"]
         return d
 
     @property
@@ -128,6 +131,7 @@ class Cell:
         d["policies"] = list(self.policies)
         d["match"] = dict(self.match)
         d["policy_files"] = [{"path": p, "sha256": sha} for p, sha in self.policy_files]
+        d["policy_classes"] = [{"name": n, "sha256": sha} for n, sha in self.policy_classes]
         return d
 
     @classmethod
@@ -138,7 +142,9 @@ class Cell:
                        seating=str(d.get("seating", "fixed")), mode=str(d.get("mode", "round")),
                        match=tuple(sorted(dict(d.get("match", {})).items())),
                        engine_version=int(d["engine_version"]),
-                       policy_files=tuple((str(f["path"]), str(f["sha256"])) for f in d.get("policy_files", ())))
+                       policy_files=tuple((str(f["path"]), str(f["sha256"])) for f in d.get("policy_files", ())),
+                       policy_classes=tuple((str(f["name"]), str(f["sha256"]))
+                                            for f in d.get("policy_classes", ())))
         except (KeyError, TypeError, ValueError) as e:
             raise StoreError(f"not a cell description ({e!r}); accepted: a cell.json written by unosim") from None
 
@@ -175,22 +181,50 @@ class Cell:
         return f"{self.rules} | {self.players}p | {pols} | {self.deck} | seat {self.seating}{extra} | seed {self.seed}"
 
 
-def make_cell(rules: str = "official", players: int = 4, policies: str | list[str] = "random",
+def _named_policies(policies: Any) -> list[str]:
+    """The policy names a policies string or list mentions (unknown ones are left to the probe run to refuse)."""
+    from .policies import parse_policy, split_top_level
+
+    try:
+        items = split_top_level(policies, ",") if isinstance(policies, str) else list(policies)
+    except (ValueError, TypeError):
+        return []
+    names = []
+    for item in items:
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            names.append(parse_policy(item).name)
+    return names
+
+
+def make_cell(rules: str = "official", players: int = 4, policies: str | list[str] = "greedy",
               deck: str = "classic", seed: int = 0, seating: str = "fixed", mode: str = "round",
-              **match_options: Any) -> Cell:
+              policy_files: list[str] | str | None = None, **match_options: Any) -> Cell:
     """Validate a run description (every check of :func:`unosim.sim.check_simulate`, nothing run or
     compiled) and return its :class:`Cell`.
 
+    ``policy_files`` are loaded first.  The cell counts every user policy it plays by content, however it
+    was loaded: each policy file that defines one of its policies (given here, or loaded before with
+    :func:`unosim.policy_api.load_policy_files`) is re-read (an edited file is loaded afresh), and each
+    plain-Python class passed as an object is hashed by its source.  An edited strategy thus makes a
+    new cell, never a stored one.
+
     Bad input raises the simulator's one-line ``ValueError``."""
+    from .external import passed_classes, policy_names
+    from .policy_api import files_defining, load_policy_files
     from .sim import check_simulate
 
     match_options.pop("round_records", None)
+    load_policy_files(policy_files)
+    policies = policy_names(policies)
+    files = files_defining(_named_policies(policies))  # only the files whose policies the cell plays
     run = check_simulate(rules=rules, players=players, policies=policies, deck=deck, seed=seed, seating=seating,
-                         mode=mode, games=1, threads=1, **match_options)
+                         mode=mode, games=1, threads=1, policy_files=files or None, **match_options)
     match = tuple(sorted((k, run.spec.meta()[k]) for k in MATCH_KEYS)) if mode == "match" else ()
     return Cell(rules=run.rules.to_string(), players=run.players, policies=tuple(s.exact() for s in run.specs),
                 deck=run.deck.name, deck_sha256=deck_sha256(run.deck), seed=run.seed, seating=str(seating),
-                mode=mode, match=match, policy_files=tuple((f["path"], f["sha256"]) for f in run.policy_files))
+                mode=mode, match=match,
+                policy_files=tuple(sorted({(f["path"], f["sha256"]) for f in run.policy_files})),
+                policy_classes=tuple(passed_classes([s.name for s in run.specs])))
 
 
 def probe(cell: Cell, **extra: Any) -> SimulationResult:

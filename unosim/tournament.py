@@ -292,10 +292,15 @@ def _table(names: list[str], out: _Outcomes, games: int, mode: str, bootstrap: i
 def check_tournament(policies: str | Sequence[str], players: int = 4, games: int = 10_000,
                      rules: str = "official", deck: str = "classic", seed: int = 0, mode: str = "round",
                      threads: int | None = None, max_lineups: int = DEFAULT_MAX_LINEUPS,
-                     bootstrap: int = DEFAULT_BOOTSTRAP, **match_options: Any
-                     ) -> tuple[list[str], int, int, list[tuple[str, ...]], str]:
+                     bootstrap: int = DEFAULT_BOOTSTRAP, policy_files: list[str] | str | None = None,
+                     **match_options: Any) -> tuple[list[str], int, int, list[tuple[str, ...]], str]:
     """Check every argument of :func:`run_tournament` without playing: returns (field, players, games
-    per line-up, line-ups, design) or raises a one-line :class:`~unosim.errors.UnosimError`."""
+    per line-up, line-ups, design) or raises a one-line :class:`~unosim.errors.UnosimError`.
+
+    ``policy_files``: Python files defining policies the field may name (:mod:`unosim.policy_api`)."""
+    from .policy_api import load_policy_files
+
+    load_policy_files(policy_files)
     names = parse_field(policies)
     n = check_players(players)
     mode = check_mode(mode)
@@ -304,12 +309,12 @@ def check_tournament(policies: str | Sequence[str], players: int = 4, games: int
     g = -(-check_games(games) // n) * n
     lineups, design = choose_lineups(names, n, int(max_lineups), check_seed(seed))
     check_simulate(rules=rules, players=n, policies=list(lineups[0]), games=g, seed=seed, threads=threads,
-                   deck=deck, seating="rotate", mode=mode, **match_options)
+                   deck=deck, seating="rotate", mode=mode, policy_files=policy_files, **match_options)
     return names, n, g, lineups, design
 
 
 def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode: str, threads,
-                 match_options: dict[str, Any], cluster: dict[str, Any]):
+                 match_options: dict[str, Any], cluster: dict[str, Any], policy_files=None):
     """Each line-up's run, in line-up order: one ``simulate`` per line-up on this machine, or every
     line-up's chunks submitted together to a cluster (:func:`unosim.backends.run_cells`)."""
     from .backends import on_cluster
@@ -317,13 +322,13 @@ def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode
     if not on_cluster(**cluster):
         for lu in lineups:
             yield simulate(rules=rules, players=n, policies=list(lu), games=g, seed=seed, threads=threads,
-                           deck=deck, seating="rotate", mode=mode, **match_options)
+                           deck=deck, seating="rotate", mode=mode, policy_files=policy_files, **match_options)
         return
     from .backends import backend_session, run_cells
     from .store import make_cell
 
     cells = [make_cell(rules=rules, players=n, policies=list(lu), deck=deck, seed=seed, seating="rotate",
-                       mode=mode, **match_options) for lu in lineups]
+                       mode=mode, policy_files=policy_files, **match_options) for lu in lineups]
     with backend_session(**cluster, threads=threads) as be:
         yield from run_cells(be, cells, g)
 
@@ -334,7 +339,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
                    bootstrap: int = DEFAULT_BOOTSTRAP, out_dir: Path | str | None = None,
                    keep_runs: bool = False, progress: bool = False, backend: str | None = "local",
                    scheduler: str | None = None, workers: int | None = None, client=None,
-                   **match_options: Any) -> TournamentResult:
+                   policy_files: list[str] | str | None = None, **match_options: Any) -> TournamentResult:
     """Play every line-up of the field (or a balanced sample) on common deals; see the module doc.
 
     ``games`` counts rounds (matches in match mode) per line-up.  With ``out_dir`` each line-up's
@@ -347,7 +352,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     submitted together); the results do not depend on it.
     """
     names, n, g, lineups, design = check_tournament(policies, players, games, rules, deck, seed, mode, threads,
-                                                    max_lineups, bootstrap, **match_options)
+                                                    max_lineups, bootstrap, policy_files, **match_options)
     index = {nm: i for i, nm in enumerate(names)}
     seats = np.array([[lu.count(nm) for nm in names] for lu in lineups], np.float64)
     winners, runs, per_lineup = [], [], []
@@ -356,7 +361,8 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     cluster = dict(backend=backend, scheduler=scheduler, workers=workers, client=client)
     try:
         for li, (lu, res) in enumerate(zip(lineups, _lineup_runs(lineups, n, g, rules, deck, seed, mode, threads,
-                                                                 match_options, cluster), strict=True)):
+                                                                 match_options, cluster, policy_files),
+                                                    strict=True)):
             w, p, rw, rd = _lineup_arrays(res, lu, index, mode, len(names))
             winners.append(w)
             per_lineup.append(policy_table(res.records, res.meta).reset_index().assign(lineup=li))
@@ -386,6 +392,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
         "lineups": [{"dir": f"lineups/{i:03d}", "policies": list(lu)} for i, lu in enumerate(lineups)],
         "total_games": g * len(lineups), "capped_games": int((outcomes.winner < 0).sum()),
         "engine_version": res.meta["engine_version"], "unosim_version": res.meta["unosim_version"],
+        "policy_files": res.meta.get("policy_files", []),
     }
     if mode == "match":
         meta.update(scoring=res.meta["scoring"], target=res.meta["target"])

@@ -184,8 +184,13 @@ class TunePlan:
 def check_tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEFAULT_AGAINST,
                rules: str = "official", deck: str = "classic", seed: int = 0, popsize: int | None = None,
                games_per_eval: int | None = None, eval_games: int | None = None, sigma0: float = DEFAULT_SIGMA,
-               threads: int | None = None) -> TunePlan:
-    """Check every argument of :func:`tune` without playing; a one-line error names the first bad one."""
+               threads: int | None = None, policy_files: list[str] | str | None = None) -> TunePlan:
+    """Check every argument of :func:`tune` without playing; a one-line error names the first bad one.
+
+    ``policy_files``: Python files defining policies that ``policy`` and ``against`` may name."""
+    from .policy_api import load_policy_files
+
+    load_policy_files(policy_files)
     spec, params, x0 = _start(policy)
     n = check_players(players)
     others = opponents(against, n)
@@ -211,7 +216,8 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
          rules: str = "official", deck: str = "classic", seed: int = 0, popsize: int | None = None,
          games_per_eval: int | None = None, eval_games: int | None = None, sigma0: float = DEFAULT_SIGMA,
          threads: int | None = None, progress: bool = False, backend: str | None = "local",
-         scheduler: str | None = None, workers: int | None = None, client=None) -> TuneResult:
+         scheduler: str | None = None, workers: int | None = None, client=None,
+         policy_files: list[str] | str | None = None) -> TuneResult:
     """Tune the numeric parameters of ``policy`` (its string is the start); see the module doc.
 
     ``backend``, ``scheduler``, ``workers``, ``client``: where the candidates play (:mod:`unosim.backends`;
@@ -224,15 +230,17 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
     with (backend_session(**cluster, threads=threads) if on_cluster(**cluster) else
           contextlib.nullcontext()) as be:
         return _tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games,
-                     sigma0, threads, progress, be)
+                     sigma0, threads, progress, be, policy_files)
 
 
 def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma0,
-          threads, progress, be) -> TuneResult:
+          threads, progress, be, policy_files=None) -> TuneResult:
     import cma
 
+    from .policy_api import load_policy_files
+
     plan = check_tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games,
-                      sigma0, threads)
+                      sigma0, threads, policy_files)
     spec, params, start, others = plan.spec, plan.params, plan.start, plan.others
     n, lam, gpe, gens, seed = plan.players, plan.popsize, plan.games_per_eval, plan.generations, plan.seed
     opts = {"bounds": [0.0, 1.0], "popsize": lam, "seed": derived_seed(seed, 3) % (2**31 - 1) + 1,
@@ -267,7 +275,8 @@ def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_pe
             "rules": rules, "deck": deck, "seed": int(seed), "budget": plan.budget, "games_used": used,
             "popsize": lam, "games_per_eval": gpe, "generations": gens, "sigma0": plan.sigma0,
             "eval_games": plan.eval_games, "eval_seed": derived_seed(seed, 2), "decimals": DECIMALS,
-            "params": [{"name": p.name, "lo": p.lo, "hi": p.hi} for p in params]}
+            "params": [{"name": p.name, "lo": p.lo, "hi": p.hi} for p in params],
+            "policy_files": load_policy_files(policy_files)}
     return TuneResult(tuned, start, {k: tuned_params.get(k, 0.0) for k in (p.name for p in params)},
                       pd.DataFrame(rows), evaluation, meta)
 
