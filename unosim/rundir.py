@@ -42,7 +42,9 @@ from typing import Any
 import pandas as pd
 
 from . import ENGINE_VERSION
+from .io import UNFINISHED
 from .match import applicable_options
+from .outdir import clear_outputs
 from .sim import SimulationResult, default_batch
 from .store import (
     MATCH_KEYS,
@@ -95,6 +97,9 @@ def _fresh_start(d: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             (d / name).unlink()
     shutil.rmtree(d / CHUNKS, ignore_errors=True)
+    clear_outputs(d)  # what other commands wrote here (arms/, cells/, lineups/, pages ...)
+    with contextlib.suppress(FileNotFoundError):
+        (d / UNFINISHED).unlink()  # a killed command's marker: this folder is now a simulate run
 
 
 def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | None = None, chunk: int | None = None,
@@ -130,7 +135,7 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
         run = (backend.run_tasks if backend is not None else functools.partial(run_tasks_locally, threads=t))
         done = run(tasks, write, progress, cell.unit)
         elapsed = done.seconds
-        records = read_chunks(cdir, cell.index)
+        records = read_chunks(cdir, cell.index, quarantine=True)
         if records is None:
             records = first.records.iloc[:0]
         complete = len(records) == games

@@ -1,0 +1,272 @@
+"""Crash safety: output folders are never mixed, damaged files are never read as numbers, a rerun of a
+run whose chunks were all written finishes (docs/safety.md).
+
+A folder's *state* (:func:`state`) is None when every reader refuses it, else the files it holds with
+the seeds their metadata name; after any kill the state is the old command's, the new command's, or
+None.  Kills are injected two ways: in-process at every file operation of the new command
+(:func:`crash_at`), and as SIGKILL of the command line at random moments (a few in the default suite,
+``KILLS_SLOW`` per command under ``-m slow``).
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unosim.cli import main
+from unosim.errors import RunFileError
+from unosim.io import UNFINISHED, DamagedFileError, check_finished, find_runs, load_run, read_frame, write_frame
+from unosim.outdir import MANIFEST
+
+PROBE = ".unosim-write-test"  # the command line's check that --out is writable (swept by the next command)
+KILLS_DEFAULT = 1
+KILLS_SLOW = 20
+SWEEP = """name = "tiny"
+games = 300
+seed = {seed}
+metric = "turns"
+
+[grid]
+players = [2]
+rules = {rules}
+policies = "random"
+"""
+
+
+class Killed(BaseException):
+    """The injected crash (a BaseException, so no `except Exception` swallows it, as with SIGKILL)."""
+
+
+@contextmanager
+def crash_at(k: int | None, counter: list[int]):
+    """Count file operations (open for writing, replace, unlink, rmdir, mkdir); raise :class:`Killed`
+    at operation ``k`` (None: never).  ``counter[0]`` holds the count."""
+    real = {"open": builtins.open, "replace": os.replace, "unlink": os.unlink, "rmdir": os.rmdir,
+            "mkdir": os.mkdir, "rename": os.rename}
+
+    def tick():
+        counter[0] += 1
+        if counter[0] == k:
+            raise Killed
+
+    def opener(file, mode="r", *a, **kw):
+        if any(c in mode for c in "wax+"):
+            tick()
+        return real["open"](file, mode, *a, **kw)
+
+    def wrap(name):
+        def f(*a, **kw):
+            tick()
+            return real[name](*a, **kw)
+        return f
+
+    patched = [(builtins, "open", opener), (io, "open", opener)] + \
+              [(os, n, wrap(n)) for n in ("replace", "unlink", "rmdir", "mkdir", "rename")]
+    for mod, name, f in patched:
+        setattr(mod, name, f)
+    try:
+        yield
+    finally:
+        builtins.open, io.open = real["open"], real["open"]
+        for n in ("replace", "unlink", "rmdir", "mkdir", "rename"):
+            setattr(os, n, real[n])
+
+
+def _seeds(obj) -> set[int]:
+    """Every value of a key named ``seed`` in a JSON object."""
+    if isinstance(obj, dict):
+        return {v for k, v in obj.items() if k == "seed" and isinstance(v, int)} | \
+            set().union(*(_seeds(v) for v in obj.values()))
+    if isinstance(obj, list):
+        return set().union(*(_seeds(v) for v in obj)) if obj else set()
+    return set()
+
+
+def state(d: Path):
+    """None when the readers refuse ``d`` (and then every run below it too); else (files, seeds, pages)."""
+    try:
+        check_finished(d)
+    except RunFileError:
+        with pytest.raises(RunFileError):
+            find_runs(d)
+        for m in d.rglob("meta.json"):
+            with pytest.raises(RunFileError):
+                load_run(m.parent)
+        return None
+    files = sorted(str(p.relative_to(d)) for p in d.rglob("*")
+                   if p.is_file() and p.name not in (".lock", MANIFEST, PROBE) and not p.name.endswith(".tmp"))
+    seeds = set()
+    for p in d.rglob("*.json"):
+        if p.name != MANIFEST:
+            seeds |= _seeds(json.loads(p.read_text()))
+    for m in d.rglob("meta.json"):
+        load_run(m.parent)  # every run reads back consistently
+    pages = hashlib.sha256(b"".join((d / n).read_bytes() for n in ("summary.md", "tournament.md")
+                                    if (d / n).is_file())).hexdigest()
+    return files, seeds, pages
+
+
+def cli(*args: str) -> None:
+    res = CliRunner().invoke(main, list(args))
+    if isinstance(res.exception, Killed):
+        raise res.exception
+    assert res.exit_code == 0, res.output
+
+
+# ---- the commands: (args of the old command, args of the new one); {d} is the output folder ------------
+
+
+def _commands(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
+    store = str(tmp / "store")
+    for seed, rules in ((1, '["official", "official+stacking"]'), (2, '["official", "official+seven_zero"]')):
+        (tmp / f"sweep{seed}.toml").write_text(SWEEP.format(seed=seed, rules=rules))
+    common = ["--threads", "1"]
+    return {
+        "compare": (["compare", "--arm", "official", "--arm", "official+stacking", "--games", "300", "--seed", "1",
+                     "--store", store, *common, "--out", "{d}"],
+                    ["compare", "--arm", "official", "--arm", "official+jump_in", "--arm", "official+seven_zero",
+                     "--games", "300", "--seed", "2", "--store", store, *common, "--out", "{d}"]),
+        "sweep": (["sweep", str(tmp / "sweep1.toml"), "--store", store, *common, "--out", "{d}"],
+                  ["sweep", str(tmp / "sweep2.toml"), "--store", store, *common, "--out", "{d}"]),
+        "tournament": (["tournament", "--policies", "random,greedy", "--players", "2", "--games", "200",
+                        "--seed", "1", "--bootstrap", "5", *common, "--out", "{d}"],
+                       ["tournament", "--policies", "random,greedy,greedy(challenge=0.5)", "--players", "2",
+                        "--games", "200", "--seed", "2", "--bootstrap", "5", *common, "--out", "{d}"]),
+        "tune": (["tune", "--policy", "random(bluff=1)", "--players", "2", "--budget", "400", "--popsize", "4",
+                  "--games-per-eval", "50", "--eval-games", "100", "--seed", "1", *common, "--out", "{d}"],
+                 ["tune", "--policy", "random(bluff=1)", "--players", "2", "--budget", "400", "--popsize", "4",
+                  "--games-per-eval", "50", "--eval-games", "100", "--seed", "2", *common, "--out", "{d}"]),
+        "report": (["report", str(tmp / "runs" / "a"), "--out", "{d}"],
+                   ["report", str(tmp / "runs" / "b"), str(tmp / "runs" / "a"), "--out", "{d}"]),
+    }
+
+
+@pytest.fixture(scope="module")
+def commands(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("commands")
+    cmds = _commands(tmp)
+    for name, seed in (("a", "1"), ("b", "2")):
+        cli("simulate", "--games", "300", "--players", "2", "--seed", seed, "--threads", "1",
+            "--out", str(tmp / "runs" / name))
+    return tmp, cmds
+
+
+def _fill(args: list[str], d: Path) -> list[str]:
+    return [a.replace("{d}", str(d)) for a in args]
+
+
+def _old_and_new(tmp: Path, old: list[str], new: list[str], name: str):
+    """The folder after the old command (kept as a template) and the state of the new one alone."""
+    template, fresh = tmp / f"{name}-old", tmp / f"{name}-new"
+    if not template.exists():
+        cli(*_fill(old, template))
+        cli(*_fill(new, fresh))
+    return template, state(template), state(fresh)
+
+
+@pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
+def test_a_crash_at_every_file_operation_never_mixes_the_folder(name, commands):
+    tmp, cmds = commands
+    old, new = cmds[name]
+    template, old_state, new_state = _old_and_new(tmp, old, new, name)
+    assert old_state is not None and new_state is not None and old_state != new_state
+    d = tmp / f"{name}-crash"
+    count = [0]
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(template, d)
+    with crash_at(None, count):
+        cli(*_fill(new, d))  # how many file operations the new command makes into an old folder
+    assert state(d) == new_state
+    total = count[0]
+    step = max(1, total // 40)  # at most ~40 crash points per command in the default suite
+    seen = set()
+    for k in range(1, total + 1, step):
+        shutil.rmtree(d)
+        shutil.copytree(template, d)
+        with pytest.raises(Killed), crash_at(k, [0]):
+            cli(*_fill(new, d))
+        s = state(d)
+        assert s in (old_state, new_state, None), f"crash at file operation {k} of {total} left a mixed folder"
+        seen.add("old" if s == old_state else "new" if s == new_state else "refused")
+    assert "refused" in seen  # the crashes did land while the folder was being rewritten
+    cli(*_fill(new, d))  # the same command again completes it
+    assert state(d) == new_state and not (d / UNFINISHED).exists()
+
+
+def test_a_finished_command_removes_the_outputs_of_another_one(commands):
+    tmp, cmds = commands
+    d = tmp / "mixed-commands"
+    cli(*_fill(cmds["compare"][0], d))
+    assert (d / "arms").is_dir()
+    cli(*_fill(cmds["tournament"][0], d))
+    assert not (d / "arms").exists() and not (d / "compare.json").exists() and (d / "lineups").is_dir()
+    cli("simulate", "--games", "100", "--players", "2", "--threads", "1", "--out", str(d))
+    assert not (d / "lineups").exists() and not (d / "tournament.json").exists()
+    assert find_runs(d) == [d]
+
+
+def test_report_into_its_own_run_folder_keeps_the_run(commands):
+    tmp, _ = commands
+    run = tmp / "runs" / "own"
+    shutil.copytree(tmp / "runs" / "a", run)
+    cli("report", str(run), "--out", str(run))
+    cli("report", str(run), "--out", str(run))
+    records, meta = load_run(run)
+    assert len(records) == 300 and (run / "summary.md").is_file() and not (run / UNFINISHED).exists()
+
+
+# ---- SIGKILL of the command line at random moments -------------------------------------------------------
+
+
+def _unosim(args: list[str]) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.Popen([sys.executable, "-c", "from unosim.cli import run; run()", *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _kill_at_random_moments(name: str, kills: int, commands) -> None:
+    tmp, cmds = commands
+    old, new = cmds[name]
+    template, old_state, new_state = _old_and_new(tmp, old, new, name)
+    d = tmp / f"{name}-kill"
+    t0 = time.perf_counter()
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(template, d)
+    assert _unosim(_fill(new, d)).wait() == 0
+    duration = time.perf_counter() - t0
+    assert state(d) == new_state
+    rng = random.Random(29)
+    for i in range(kills):
+        shutil.rmtree(d)
+        shutil.copytree(template, d)
+        p = _unosim(_fill(new, d))
+        time.sleep(rng.uniform(0.3, 1.05) * duration)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        s = state(d)
+        assert s in (old_state, new_state, None), f"kill {i} of {name} left a mixed folder"
+
+
+@pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
+def test_sigkill_at_a_random_moment_never_mixes_the_folder(name, commands):
+    _kill_at_random_moments(name, KILLS_DEFAULT, commands)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
+def test_sigkill_at_many_random_moments_never_mixes_the_folder(name, commands):
+    _kill_at_random_moments(name, KILLS_SLOW, commands)
