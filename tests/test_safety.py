@@ -29,7 +29,15 @@ from click.testing import CliRunner
 
 from unosim.cli import main
 from unosim.errors import RunFileError
-from unosim.io import UNFINISHED, DamagedFileError, check_finished, find_runs, load_run, read_frame, write_frame
+from unosim.io import (
+    UNFINISHED,
+    DamagedFileError,
+    check_finished,
+    find_runs,
+    load_run,
+    read_frame,
+    write_frame,
+)
 from unosim.outdir import MANIFEST
 
 PROBE = ".unosim-write-test"  # the command line's check that --out is writable (swept by the next command)
@@ -178,6 +186,14 @@ def _old_and_new(tmp: Path, old: list[str], new: list[str], name: str):
     return template, state(template), state(fresh)
 
 
+def _crash_points(total: int) -> list[int]:
+    """Every file operation under ``UNOSIM_ALL_CRASH_POINTS=1``, else about 16 spread over the command
+    (the last 10 operations always: the folder is committed there)."""
+    if os.environ.get("UNOSIM_ALL_CRASH_POINTS") == "1":
+        return list(range(1, total + 1))
+    return sorted({*range(1, total + 1, max(1, total // 6)), *range(max(1, total - 9), total + 1)})
+
+
 @pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
 def test_a_crash_at_every_file_operation_never_mixes_the_folder(name, commands):
     tmp, cmds = commands
@@ -192,9 +208,8 @@ def test_a_crash_at_every_file_operation_never_mixes_the_folder(name, commands):
         cli(*_fill(new, d))  # how many file operations the new command makes into an old folder
     assert state(d) == new_state
     total = count[0]
-    step = max(1, total // 40)  # at most ~40 crash points per command in the default suite
     seen = set()
-    for k in range(1, total + 1, step):
+    for k in _crash_points(total):
         shutil.rmtree(d)
         shutil.copytree(template, d)
         with pytest.raises(Killed), crash_at(k, [0]):
@@ -270,3 +285,87 @@ def test_sigkill_at_a_random_moment_never_mixes_the_folder(name, commands):
 @pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
 def test_sigkill_at_many_random_moments_never_mixes_the_folder(name, commands):
     _kill_at_random_moments(name, KILLS_SLOW, commands)
+
+
+# ---- damaged files -----------------------------------------------------------------------------------------
+
+
+def test_no_single_bit_flip_in_a_parquet_file_is_read_as_different_numbers(tmp_path):
+    from unosim import simulate
+
+    records = simulate(players=4, games=500, seed=3, threads=1).records
+    good = tmp_path / "good.parquet"
+    write_frame(records, good)
+    data = good.read_bytes()
+    rng = random.Random(2)
+    outcomes = {"refused": 0, "same": 0}
+    for i in range(60):
+        bad = tmp_path / f"bad{i}.parquet"
+        flipped = bytearray(data)
+        pos = rng.randrange(len(flipped))
+        flipped[pos] ^= 1 << rng.randrange(8)
+        bad.write_bytes(bytes(flipped))
+        try:
+            back = read_frame(bad)
+        except DamagedFileError as e:
+            assert str(bad) in str(e) and "\n" not in str(e)
+            outcomes["refused"] += 1
+            continue
+        assert back.equals(records), f"bit flip at byte {pos} was read as different numbers"
+        outcomes["same"] += 1
+    assert outcomes["refused"] >= 40, outcomes
+
+
+def test_a_damaged_run_is_one_line_naming_the_file(tmp_path, cli_error):
+    d = tmp_path / "run"
+    cli("simulate", "--games", "300", "--players", "2", "--threads", "1", "--out", str(d))
+    rec = d / "records.parquet"
+    data = bytearray(rec.read_bytes())
+    data[len(data) // 3] ^= 0x10  # in the data pages
+    rec.write_bytes(bytes(data))
+    line = cli_error(["report", str(d), "--out", str(tmp_path / "rep")])
+    assert str(rec) in line and "damaged" in line
+    assert str(rec) in cli_error(["rerun", str(d)])
+
+
+def test_the_store_recomputes_a_damaged_chunk(tmp_path):
+    from unosim.store import chunk_path, load_cell, make_cell, read_cell, stored_ranges
+
+    cell = make_cell(players=2, seed=5)
+    root = tmp_path / "store"
+    first = load_cell(cell, 600, root, threads=1, chunk=200)
+    d = root / cell.key
+    victim = chunk_path(d, 200, 400)
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 3] ^= 0x04
+    victim.write_bytes(bytes(data))
+    with pytest.warns(UserWarning, match="damaged"):
+        again = read_cell(cell, 600, root)
+    assert again.equals(first.drop(columns=[], errors="ignore")) and stored_ranges(d) == [(0, 200), (200, 400), (400, 600)]
+    assert (d / (victim.name + ".damaged")).is_file()
+
+
+# ---- rerun of a run whose chunks were all written -----------------------------------------------------------
+
+
+def test_rerun_of_a_run_killed_while_writing_its_final_file_completes_it(tmp_path, monkeypatch):
+    import unosim.rundir as rundir
+    from unosim.rundir import simulate_into
+
+    d = tmp_path / "run"
+    real = rundir.write_frame
+
+    def killed_at_final_file(frame, path):
+        if Path(path).name == "records.parquet":
+            raise Killed
+        real(frame, path)
+
+    monkeypatch.setattr(rundir, "write_frame", killed_at_final_file)
+    with pytest.raises(Killed):
+        simulate_into(d, games=400, players=2, seed=8, threads=1, batch_size=100)
+    monkeypatch.undo()
+    res = CliRunner().invoke(main, ["rerun", str(d), "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    assert "no rounds run now" in res.output and "400 games were kept, 400 now" in res.output
+    records, meta = load_run(d)
+    assert len(records) == 400 and meta["status"] == "complete"
