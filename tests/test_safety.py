@@ -369,3 +369,67 @@ def test_rerun_of_a_run_killed_while_writing_its_final_file_completes_it(tmp_pat
     assert "no rounds run now" in res.output and "400 games were kept, 400 now" in res.output
     records, meta = load_run(d)
     assert len(records) == 400 and meta["status"] == "complete"
+
+
+# ---- user numba policies cannot take the interpreter down ------------------------------------------------
+
+BAD_POLICIES = """
+from unosim.policy_api import OBS_OPT, policy
+
+
+@policy()
+def writes_options(kind, obs, params, rng):
+    obs[OBS_OPT + 1] = 10**6
+    return 0
+
+
+@policy()
+def reads_far(kind, obs, params, rng):
+    return obs[10**9]
+"""
+
+
+@pytest.fixture(scope="module")
+def bad_policy_file(tmp_path_factory):
+    f = tmp_path_factory.mktemp("policies") / "bad_policies.py"
+    f.write_text(BAD_POLICIES)
+    return f
+
+
+@pytest.mark.parametrize("name, needle", [("writes_options", "wrote into the option table"),
+                                          ("reads_far", "IndexError")])
+def test_a_policy_out_of_range_stops_with_one_line_naming_it(name, needle, bad_policy_file, cli_error):
+    f = bad_policy_file
+    line = cli_error(["simulate", "--policy-file", str(f), "--policies", f"random,{name}", "--players", "2",
+                      "--games", "50", "--threads", "1"])
+    assert f"policy {name!r}" in line and "'play'" in line and needle in line
+
+
+# ---- a full disk --------------------------------------------------------------------------------------------
+
+
+def test_a_full_disk_is_one_line_naming_the_path_and_leaves_no_temp_file(tmp_path, monkeypatch, cli_error):
+    import errno
+
+    import pyarrow.parquet as pq
+
+    real = pq.write_table
+    calls = [0]
+
+    def full_disk(table, where, **kw):
+        calls[0] += 1
+        if calls[0] == 3:  # the third file: some chunks are finished by then
+            Path(where).write_bytes(b"PAR1 partial")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(table, where, **kw)
+
+    monkeypatch.setattr(pq, "write_table", full_disk)
+    d = tmp_path / "run"
+    line = cli_error(["simulate", "--games", "400", "--players", "2", "--threads", "1", "--batch-size", "100",
+                      "--out", str(d)])
+    assert "No space left on device" in line and str(d) in line
+    assert not list(d.rglob("*.tmp"))
+    monkeypatch.undo()
+    res = CliRunner().invoke(main, ["rerun", str(d), "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    assert len(load_run(d)[0]) == 400

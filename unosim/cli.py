@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .errors import UnosimError
 
 EXIT_USAGE = 2
 
@@ -873,6 +874,14 @@ def run(argv: list[str] | None = None) -> None:
     except CliError as e:
         e.show()
         sys.exit(e.exit_code)
+    except UnosimError as e:  # refused once the run had started: a policy's answer, a damaged file, a full disk
+        _fail(e).show()
+        sys.exit(EXIT_USAGE)
+    except OSError as e:  # a file the command could not read or write: one line naming it
+        where = f"{e.filename!r}: " if e.filename else ""
+        click.echo(f"error: {where}{e.strerror or e}; accepted: a path on a disk with free space that you can "
+                   "read and write", err=True)
+        sys.exit(EXIT_USAGE)
     except click.ClickException as e:
         msg = e.format_message().splitlines()[0] if e.format_message() else str(e)
         click.echo(f"error: {msg}", err=True)

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from . import ENGINE_VERSION
-from .errors import RunFileError
+from .errors import OutputError, RunFileError
 from .validate import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -42,15 +42,27 @@ def _tmp_name(path: Path) -> Path:
     return path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
 
 
-def _replace_synced(tmp: Path, path: Path) -> None:
-    """fsync ``tmp`` and rename it to ``path``; the temp file is removed if that fails."""
+@contextlib.contextmanager
+def _writing_tmp(tmp: Path, path: Path):
+    """Around writing ``tmp`` (the temp file of ``path``): on any failure the temp file is removed, and an
+    ``OSError`` (disk full, no permission ...) becomes an :class:`OutputError` naming ``path``."""
     try:
-        _fsync(tmp)
-        os.replace(tmp, path)
-    except BaseException:
+        yield
+    except BaseException as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(e, OSError):
+            reason = e.strerror or _one_line(e)
+            raise OutputError(f"cannot write {str(path)!r} ({reason}); accepted: a folder on a disk with free "
+                              "space that you can write to (what was finished before is kept)") from None
         raise
+
+
+def _replace_synced(tmp: Path, path: Path) -> None:
+    """fsync ``tmp`` and rename it to ``path``; the temp file is removed if that fails."""
+    with _writing_tmp(tmp, path):
+        _fsync(tmp)
+        os.replace(tmp, path)
 
 
 CONTENT_KEY = b"unosim.content_sha256"
@@ -77,12 +89,8 @@ def write_frame(frame: pd.DataFrame, path: Path) -> None:
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            CONTENT_KEY: content_sha256(frame).encode()})
-    try:
+    with _writing_tmp(tmp, path):
         pq.write_table(table, tmp, write_page_checksum=True)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
     _replace_synced(tmp, path)
 
 
@@ -119,12 +127,8 @@ def write_json(path: Path, obj: dict[str, Any]) -> None:
 def write_text(path: Path, text: str) -> None:
     """Write a text file atomically (temp name, fsync, ``os.replace``)."""
     tmp = _tmp_name(path)
-    try:
+    with _writing_tmp(tmp, path):
         tmp.write_text(text)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
     _replace_synced(tmp, path)
 
 

@@ -125,6 +125,7 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
         write_json(d / "meta.json", meta)
         cdir = d / CHUNKS
         cdir.mkdir(exist_ok=True)
+        sweep_temp_files(d)  # a temp file of the final records, left by a kill
         sweep_temp_files(cdir)
         todo = missing_ranges(stored_ranges(cdir), games, chunk)
 
