@@ -187,11 +187,11 @@ def _old_and_new(tmp: Path, old: list[str], new: list[str], name: str):
 
 
 def _crash_points(total: int) -> list[int]:
-    """Every file operation under ``UNOSIM_ALL_CRASH_POINTS=1``, else about 16 spread over the command
-    (the last 10 operations always: the folder is committed there)."""
+    """Every file operation under ``UNOSIM_ALL_CRASH_POINTS=1``, else about 8 spread over the command
+    (the last 4 operations always: the folder is committed there)."""
     if os.environ.get("UNOSIM_ALL_CRASH_POINTS") == "1":
         return list(range(1, total + 1))
-    return sorted({*range(1, total + 1, max(1, total // 6)), *range(max(1, total - 9), total + 1)})
+    return sorted({*range(1, total + 1, max(1, total // 4)), *range(max(1, total - 3), total + 1)})
 
 
 @pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
@@ -433,3 +433,38 @@ def test_a_full_disk_is_one_line_naming_the_path_and_leaves_no_temp_file(tmp_pat
     res = CliRunner().invoke(main, ["rerun", str(d), "--threads", "1"])
     assert res.exit_code == 0, res.output
     assert len(load_run(d)[0]) == 400
+
+
+# ---- a second Ctrl-C ------------------------------------------------------------------------------------------
+
+NEVER_ENDS = """
+import time
+from unosim.sim import run_batches
+
+def work(lo, hi):
+    while lo == 0:  # the first batch never returns (a policy stuck in a loop)
+        time.sleep(0.01)
+
+print("ready", flush=True)
+run_batches(30, 10, 2, work, False, "rounds")
+"""
+
+
+def test_a_second_ctrl_c_ends_at_once_naming_the_abandoned_batches():
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.Popen([sys.executable, "-c", NEVER_ENDS], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    time.sleep(1.0)
+    assert p.poll() is None  # the first Ctrl-C waits for the batch in flight
+    t0 = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=20)
+    finally:
+        p.kill()
+    assert p.returncode == 130 and time.perf_counter() - t0 < 20
+    assert "abandoned 1 batch(es) in flight (rounds 0-9)" in err and "the 20 rounds of finished batches were kept" in err
+    assert "Traceback" not in err
