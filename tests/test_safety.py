@@ -468,3 +468,36 @@ def test_a_second_ctrl_c_ends_at_once_naming_the_abandoned_batches():
     assert p.returncode == 130 and time.perf_counter() - t0 < 20
     assert "abandoned 1 batch(es) in flight (rounds 0-9)" in err and "the 20 rounds of finished batches were kept" in err
     assert "Traceback" not in err
+
+
+# ---- a dask scheduler that accepts and never answers --------------------------------------------------------
+
+
+def test_a_silent_scheduler_is_refused_within_the_deadline(cli_error):
+    import socket
+    import threading
+
+    pytest.importorskip("distributed")
+    from unosim.backends import CONNECT_TIMEOUT_S
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    held = []
+    threading.Thread(target=lambda: [held.append(srv.accept()) for _ in range(8)], daemon=True).start()
+    from unosim.backends import connect
+    from unosim.errors import BackendError
+
+    address = f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+    import distributed  # noqa: F401  (imported before the clock starts)
+
+    t0 = time.perf_counter()
+    with pytest.raises(BackendError, match="no answer"):
+        connect(address)
+    took = time.perf_counter() - t0
+    assert took < CONNECT_TIMEOUT_S + 1.0, took
+    t0 = time.perf_counter()
+    line = cli_error(["simulate", "--games", "10", "--backend", "dask", "--scheduler", address])
+    srv.close()
+    assert "cannot reach the dask scheduler" in line and "no answer" in line
+    assert time.perf_counter() - t0 < 60  # before: still waiting after 300 s
