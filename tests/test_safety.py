@@ -160,6 +160,8 @@ def _commands(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
                   "--games-per-eval", "50", "--eval-games", "100", "--seed", "2", *common, "--out", "{d}"]),
         "report": (["report", str(tmp / "runs" / "a"), "--out", "{d}"],
                    ["report", str(tmp / "runs" / "b"), str(tmp / "runs" / "a"), "--out", "{d}"]),
+        "study": (["demo", "--games", "200", "--seed", "1", "--out", "{d}"],
+                  ["demo", "--games", "200", "--seed", "2", "--out", "{d}"]),
     }
 
 
@@ -194,7 +196,8 @@ def _crash_points(total: int) -> list[int]:
     return sorted({*range(1, total + 1, max(1, total // 4)), *range(max(1, total - 3), total + 1)})
 
 
-@pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
+@pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report",
+                                  pytest.param("study", marks=pytest.mark.slow)])
 def test_a_crash_at_every_file_operation_never_mixes_the_folder(name, commands):
     tmp, cmds = commands
     old, new = cmds[name]
@@ -282,7 +285,7 @@ def test_sigkill_at_a_random_moment_never_mixes_the_folder(name, commands):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report"])
+@pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report", "study"])
 def test_sigkill_at_many_random_moments_never_mixes_the_folder(name, commands):
     _kill_at_random_moments(name, KILLS_SLOW, commands)
 
