@@ -504,3 +504,15 @@ def test_a_silent_scheduler_is_refused_within_the_deadline(cli_error):
     srv.close()
     assert "cannot reach the dask scheduler" in line and "no answer" in line
     assert time.perf_counter() - t0 < 60  # before: still waiting after 300 s
+
+
+def test_out_dot_in_a_folder_unosim_did_not_write_removes_nothing_of_the_user(commands, monkeypatch):
+    tmp, cmds = commands
+    d = tmp / "users-project"
+    (d / "runs").mkdir(parents=True)
+    (d / "runs" / "notes.txt").write_text("mine")
+    (d / "summary.md").write_text("mine too")
+    monkeypatch.chdir(d)
+    cli(*_fill(cmds["compare"][0], Path(".")))
+    assert (d / "runs" / "notes.txt").read_text() == "mine" and (d / "summary.md").read_text() == "mine too"
+    assert (d / "compare.json").is_file() and not (d / UNFINISHED).exists()

@@ -862,6 +862,14 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
             click.echo(f"tuned policy written to {out_dir / 'tuned_policy.txt'}")
 
 
+def _os_error_line(e: OSError) -> str:
+    if e.filename:
+        return (f"{e.filename!r}: {e.strerror or e}; accepted: a path on a disk with free space that you can read "
+                "and write")
+    text = " ".join(str(e).split())[:200] or type(e).__name__
+    return f"{type(e).__name__}: {text}; finished chunks are kept (the same command continues)"
+
+
 def run(argv: list[str] | None = None) -> None:
     """Console entry point: click usage errors become one line on stderr, exit code 2.
 
@@ -877,10 +885,8 @@ def run(argv: list[str] | None = None) -> None:
     except UnosimError as e:  # refused once the run had started: a policy's answer, a damaged file, a full disk
         _fail(e).show()
         sys.exit(EXIT_USAGE)
-    except OSError as e:  # a file the command could not read or write: one line naming it
-        where = f"{e.filename!r}: " if e.filename else ""
-        click.echo(f"error: {where}{e.strerror or e}; accepted: a path on a disk with free space that you can "
-                   "read and write", err=True)
+    except OSError as e:  # a file the command could not read or write, a lost connection: one line
+        click.echo(f"error: {_os_error_line(e)}", err=True)
         sys.exit(EXIT_USAGE)
     except click.ClickException as e:
         msg = e.format_message().splitlines()[0] if e.format_message() else str(e)

@@ -73,13 +73,26 @@ def _manifest_entries(d: Path) -> list[str]:
     return [e for e in entries if isinstance(e, str) and e and "/" not in e and e not in (".", "..")]
 
 
-def clear_outputs(out_dir: Path | str, keep: Iterable[Path | str] = ()) -> None:
+#: files only unosim writes: a folder holding one of them was written by unosim (see :func:`clear_outputs`)
+SIGNS = (MANIFEST, UNFINISHED, "meta.json", "compare.json", "sweep.json", "tournament.json", "tune.json",
+         "report.html")
+
+
+def written_by_unosim(d: Path) -> bool:
+    return any((Path(d) / name).is_file() for name in SIGNS)
+
+
+def clear_outputs(out_dir: Path | str, keep: Iterable[Path | str] = (), by_unosim: bool | None = None) -> None:
     """Remove from ``out_dir`` what unosim commands wrote there (``meta.json`` first), except the
-    ``keep`` inputs; sweep leftover ``*.tmp`` files; the manifest last.  The ``UNFINISHED`` marker is
-    left alone (:func:`writing` writes its own before calling this)."""
+    ``keep`` inputs; sweep leftover ``*.tmp`` files; the manifest last.  The names unosim commands write
+    (:data:`KNOWN_OUTPUTS`) are removed only from a folder unosim wrote (``by_unosim``; None: it holds
+    one of :data:`SIGNS`), so ``--out .`` never removes a ``runs/`` of the user's own.  The
+    ``UNFINISHED`` marker is left alone (:func:`writing` writes its own before calling this)."""
     d = Path(out_dir).resolve()
     kept = [Path(k).resolve() for k in keep]
-    names = list(dict.fromkeys([*KNOWN_OUTPUTS, *_manifest_entries(d)]))
+    if by_unosim is None:
+        by_unosim = written_by_unosim(d)
+    names = list(dict.fromkeys([*(KNOWN_OUTPUTS if by_unosim else ()), *_manifest_entries(d)]))
     for name in names:
         p = d / name
         if (p.exists() or p.is_symlink()) and not _protected(p, d, kept):
@@ -102,10 +115,11 @@ def writing(out_dir: Path | str, command: str, keep: Iterable[Path | str] = ()) 
         yield d
         return
     d.mkdir(parents=True, exist_ok=True)
+    by_unosim = written_by_unosim(d)
     write_text(d / UNFINISHED, f"unosim {command} was writing this folder (pid {os.getpid()}, started "
                                f"{time.strftime('%Y-%m-%dT%H:%M:%S')}) and did not finish; it is not a "
                                "result: run the command again\n")
-    clear_outputs(d, keep)
+    clear_outputs(d, keep, by_unosim)
     before = set(os.listdir(d))
     _claimed.add(key)
     try:

@@ -44,7 +44,7 @@ import pandas as pd
 from . import ENGINE_VERSION
 from .io import UNFINISHED
 from .match import applicable_options
-from .outdir import clear_outputs
+from .outdir import clear_outputs, written_by_unosim
 from .sim import SimulationResult, default_batch
 from .store import (
     MATCH_KEYS,
@@ -91,13 +91,14 @@ def simulate_into(out_dir: Path | str, games: int, threads: int | None = None, b
 
 def _fresh_start(d: Path) -> None:
     """Remove an old run from ``d``: its meta.json first, so nothing is ever claimed by stale metadata."""
+    by_unosim = written_by_unosim(d)
     with contextlib.suppress(FileNotFoundError):
         (d / "meta.json").unlink()
     for name in RUN_FILES:
         with contextlib.suppress(FileNotFoundError):
             (d / name).unlink()
     shutil.rmtree(d / CHUNKS, ignore_errors=True)
-    clear_outputs(d)  # what other commands wrote here (arms/, cells/, lineups/, pages ...)
+    clear_outputs(d, by_unosim=by_unosim)  # what other commands wrote here (arms/, cells/, lineups/, pages ...)
     with contextlib.suppress(FileNotFoundError):
         (d / UNFINISHED).unlink()  # a killed command's marker: this folder is now a simulate run
 
