@@ -516,3 +516,19 @@ def test_out_dot_in_a_folder_unosim_did_not_write_removes_nothing_of_the_user(co
     cli(*_fill(cmds["compare"][0], Path(".")))
     assert (d / "runs" / "notes.txt").read_text() == "mine" and (d / "summary.md").read_text() == "mine too"
     assert (d / "compare.json").is_file() and not (d / UNFINISHED).exists()
+
+
+# ---- a container's memory limit counts in the size checks -------------------------------------------------------
+
+
+def test_a_container_memory_limit_refuses_what_would_not_fit(tmp_path, monkeypatch, cli_error):
+    import unosim.validate as validate
+
+    limit = tmp_path / "memory.max"
+    limit.write_text(f"{600 * 2**20}\n")  # a 600 MiB container on a machine with much more
+    monkeypatch.setattr(validate, "CGROUP_LIMITS", (limit,))
+    assert validate.usable_memory() == (600 * 2**20, "container's memory limit")
+    line = cli_error(["simulate", "--games", "3000000", "--players", "4"])
+    assert "games=3,000,000" in line and "container's memory limit" in line
+    limit.write_text("max\n")  # no limit: physical memory again
+    assert validate.usable_memory()[1] == "machine's memory"
