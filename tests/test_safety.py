@@ -293,6 +293,20 @@ def test_sigkill_at_many_random_moments_never_mixes_the_folder(name, commands):
 # ---- damaged files -----------------------------------------------------------------------------------------
 
 
+def _damage(path: Path) -> None:
+    """Flip one bit of ``path`` where it changes what the file reads as (the first such byte from 4 on)."""
+    data = path.read_bytes()
+    for pos in range(4, len(data) - 8):
+        bad = bytearray(data)
+        bad[pos] ^= 0x08
+        path.write_bytes(bytes(bad))
+        try:
+            read_frame(path)
+        except DamagedFileError:
+            return
+    raise AssertionError(f"no single bit flip damages {path}")
+
+
 def test_no_single_bit_flip_in_a_parquet_file_is_read_as_different_numbers(tmp_path):
     from unosim import simulate
 
@@ -323,9 +337,7 @@ def test_a_damaged_run_is_one_line_naming_the_file(tmp_path, cli_error):
     d = tmp_path / "run"
     cli("simulate", "--games", "300", "--players", "2", "--threads", "1", "--out", str(d))
     rec = d / "records.parquet"
-    data = bytearray(rec.read_bytes())
-    data[len(data) // 3] ^= 0x10  # in the data pages
-    rec.write_bytes(bytes(data))
+    _damage(rec)
     line = cli_error(["report", str(d), "--out", str(tmp_path / "rep")])
     assert str(rec) in line and "damaged" in line
     assert str(rec) in cli_error(["rerun", str(d)])
@@ -339,9 +351,7 @@ def test_the_store_recomputes_a_damaged_chunk(tmp_path):
     first = load_cell(cell, 600, root, threads=1, chunk=200)
     d = root / cell.key
     victim = chunk_path(d, 200, 400)
-    data = bytearray(victim.read_bytes())
-    data[len(data) // 3] ^= 0x04
-    victim.write_bytes(bytes(data))
+    _damage(victim)
     with pytest.warns(UserWarning, match="damaged"):
         again = read_cell(cell, 600, root)
     assert again.equals(first.drop(columns=[], errors="ignore")) and stored_ranges(d) == [(0, 200), (200, 400), (400, 600)]
@@ -532,3 +542,21 @@ def test_a_container_memory_limit_refuses_what_would_not_fit(tmp_path, monkeypat
     assert "games=3,000,000" in line and "container's memory limit" in line
     limit.write_text("max\n")  # no limit: physical memory again
     assert validate.usable_memory()[1] == "machine's memory"
+
+
+def test_rerun_recomputes_a_damaged_chunk_of_an_unfinished_run(tmp_path, monkeypatch):
+    import unosim.rundir as rundir
+    from unosim import simulate
+    from unosim.rundir import rerun, simulate_into
+
+    d = tmp_path / "run"
+    monkeypatch.setattr(rundir, "write_frame", lambda frame, path: (_ for _ in ()).throw(Killed()))
+    with pytest.raises(Killed):  # killed while writing the final records: every chunk is on disk
+        simulate_into(d, games=400, players=2, seed=8, threads=1, batch_size=100)
+    monkeypatch.undo()
+    victim = d / "chunks" / "records-000000000100-000000000200.parquet"
+    _damage(victim)
+    with pytest.warns(UserWarning, match="damaged"):
+        rerun(d, threads=1)
+    records, meta = load_run(d)
+    assert meta["status"] == "complete" and records.equals(simulate(games=400, players=2, seed=8, threads=1).records)

@@ -36,6 +36,7 @@ import functools
 import json
 import shutil
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ from .store import (
     make_cell,
     missing_ranges,
     probe,
+    quarantine_damaged,
     read_chunks,
     result_from_records,
     run_tasks_locally,
@@ -128,6 +130,9 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
         cdir.mkdir(exist_ok=True)
         sweep_temp_files(d)  # a temp file of the final records, left by a kill
         sweep_temp_files(cdir)
+        if resume:
+            for name in quarantine_damaged(cdir):  # recomputed below with the missing chunks
+                warnings.warn(f"{str(cdir / name)!r} is damaged; moved aside and recomputed", stacklevel=2)
         todo = missing_ranges(stored_ranges(cdir), games, chunk)
 
         def write(task: ChunkTask, res: SimulationResult) -> None:

@@ -371,6 +371,19 @@ def _read_chunk(path: Path, quarantine: bool) -> pd.DataFrame:
         raise DamagedFileError(f"{e}; moved aside to {aside.name!r}, the next run recomputes its games") from None
 
 
+def quarantine_damaged(d: Path) -> list[str]:
+    """Read every committed chunk of ``d`` (all tables) and rename each damaged one to ``<chunk>.damaged``,
+    so a resume recomputes its games; returns the names moved aside."""
+    moved = []
+    for p in sorted(Path(d).glob("*.parquet")):
+        if _CHUNK_RE.match(p.name):
+            try:
+                _read_chunk(p, quarantine=True)
+            except DamagedFileError:
+                moved.append(p.name)
+    return moved
+
+
 @contextlib.contextmanager
 def locked(d: Path) -> Iterator[None]:
     """An exclusive lock on directory ``d`` (released on exit, and by the OS if the process dies)."""
