@@ -44,7 +44,12 @@ KNOWN_OUTPUTS = (
     "compare.json", "compare.csv", "sweep.json", "sweep.csv",
     "tournament.json", "tournament.csv", "lineups.csv", "tournament.md",
     "tuned_policy.txt", "tune.json", "history.csv", "tune_convergence.png", "tune_convergence.svg",
-    "summary.md", "report.html", "summary.csv", ".unosim-write-test",
+    "summary.md", "report.html", "summary.csv", ".unosim-write-test", "tournament.html",
+    *(f"{chart}.{ext}" for chart in ("tournament_rating", "tournament_win_rate", "seat_win_rate", "game_length",
+                                     "winner_points", "policy_win_rate", "rule_effects",
+                                     "first_player_edge_by_players", "turns_by_players",
+                                     "rounds_per_match_by_players", "match_win_by_players")
+      for ext in ("png", "svg")),
 )
 #: the files of a saved run: kept when the output folder is itself an input (``report RUN --out RUN``)
 RUN_ENTRIES = ("meta.json", "records.parquet", "rounds.parquet", "summary.json", "chunks", "cell.json")
