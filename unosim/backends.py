@@ -259,13 +259,26 @@ def connect(scheduler: str, timeout: float = CONNECT_TIMEOUT_S):
     import dask
     from distributed import Client
 
-    try:
-        with dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"}):
-            return Client(scheduler, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        why = str(e).splitlines()[0] if str(e) else e.__class__.__name__
+    box: dict[str, Any] = {}
+
+    def attempt() -> None:  # distributed's own timeout does not cover a peer that accepts and never answers
+        try:
+            with dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"}):
+                box["client"] = Client(scheduler, timeout=timeout, set_as_default=False)
+        except BaseException as e:  # handed to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=attempt, name="unosim-connect", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    e = box.get("error")
+    if worker.is_alive() or isinstance(e, OSError | TimeoutError | ValueError | TypeError | MemoryError):
+        why = "no answer" if worker.is_alive() else (str(e).splitlines()[0] if str(e) else e.__class__.__name__)
         raise BackendError(f"cannot reach the dask scheduler at {scheduler!r} within {timeout:g} s ({why[:120]}); "
                            "accepted: the address of a running `dask scheduler` (tcp://HOST:PORT)") from None
+    if e is not None:
+        raise e
+    return box["client"]
 
 
 def start_local_cluster(workers: int):

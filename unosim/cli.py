@@ -230,6 +230,12 @@ def _interrupted_line(s: dict) -> list[str]:
             f"(`unosim rerun DIR` completes it)"]
 
 
+def _speed(s: dict, unit: str) -> str:
+    """``N rounds/s``, or that nothing was run now (a rerun whose chunks were all written already)."""
+    gps = s.get("games_per_second")
+    return f"{gps:,.0f} {unit}/s" if gps is not None else f"no {unit} run now (all were stored)"
+
+
 def format_summary(s: dict) -> str:
     """A readable table of the summary with 95% confidence half-widths."""
     from .fmt import fmt_pm
@@ -253,8 +259,7 @@ def format_summary(s: dict) -> str:
         lines += ["", "policy                     win rate per seat (95% CI)"]
         for name, rate in s["policy_win_rate"].items():
             lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_win_rate_se'][name] or 0), pct=True)}")
-    gps = s.get("games_per_second")
-    lines += ["", f"{gps:,.0f} rounds/s on {s.get('threads')} threads; compile/cache load "
+    lines += ["", f"{_speed(s, 'rounds')} on {s.get('threads')} threads; compile/cache load "
                   f"{s.get('compile_seconds', 0):.2f} s; engine v{s.get('engine_version')}"]
     return "\n".join(lines)
 
@@ -299,7 +304,7 @@ def format_match_summary(s: dict) -> str:
         lines += ["", "policy                     round win rate per seat"]
         for name, rate in s["policy_round_win_rate"].items():
             lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
-    lines += ["", f"{s['games_per_second']:,.0f} matches/s on {s.get('threads')} threads; compile/cache load "
+    lines += ["", f"{_speed(s, 'matches')} on {s.get('threads')} threads; compile/cache load "
                   f"{s.get('compile_seconds', 0):.2f} s; engine v{s.get('engine_version')}"]
     return "\n".join(lines)
 
@@ -436,6 +441,8 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
     `simulate --out`, or folders holding several, such as a study's).  Runs of one mode: all round or
     all match; match runs of one player count get the match report (teams in partners mode)."""
+    from .io import find_runs
+    from .outdir import writing
     from .report import make_match_report, make_report
 
     if len(runs) == 1 and (Path(runs[0]) / "tournament.json").is_file():
@@ -443,7 +450,9 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
         return
     labelled, match_report = _report_runs(runs)
     make = make_match_report if match_report else make_report
-    paths = make(labelled, _check_out(out), title=title)
+    inputs = [d for r in runs for d in (find_runs(Path(r)) or [Path(r)])]  # never removed from --out
+    with writing(_check_out(out), "report", keep=inputs):
+        paths = make(labelled, Path(out), title=title)
     click.echo(f"report: {paths['summary.md']}")
     click.echo(f"page:   {paths['report.html']}")
 
@@ -525,11 +534,13 @@ def _table_json(df) -> dict:
 
 def _save_table_and_cells(out_dir: Path, name: str, df, sub: str, items) -> None:
     """``name``.json and ``name``.csv of a compare or sweep table, and each of its cells as a saved run."""
+    from .outdir import writing
     from .store import write_json
 
-    write_json(out_dir / f"{name}.json", _table_json(df))
-    df.to_csv(out_dir / f"{name}.csv", index=False)
-    _save_cells(out_dir, sub, items, df.attrs["store"])
+    with writing(out_dir, name):
+        write_json(out_dir / f"{name}.json", _table_json(df))
+        df.to_csv(out_dir / f"{name}.csv", index=False)
+        _save_cells(out_dir, sub, items, df.attrs["store"])
 
 
 def _save_cells(out_dir: Path, sub: str, items, store_root) -> None:
@@ -981,6 +992,7 @@ def rerun(run_dir, out, threads, as_json) -> None:
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
                target, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
+    from .outdir import output_folder
     from .tournament import check_tournament, format_tournament, run_tournament, to_json
 
     try:
@@ -995,13 +1007,14 @@ def tournament(policies, players, games, mode, rules, deck, seed, threads, max_l
         check_tournament(policies, **kw)
         bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)
-        result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), **kw, **bkw)
+        with output_folder(out_dir, "tournament"):
+            result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), **kw, **bkw)
+            if out_dir is not None:
+                from .report import make_tournament_report
+
+                make_tournament_report(result.table, result.meta, out_dir)
     except ValueError as e:
         raise _fail(e) from None
-    if out_dir is not None:
-        from .report import make_tournament_report
-
-        make_tournament_report(result.table, result.meta, out_dir)
     if as_json:
         click.echo(json.dumps(to_json(result), allow_nan=False))
     else:
@@ -1019,7 +1032,10 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
         table, meta = load_tournament(run_dir)
     except ValueError as e:
         raise _fail(e) from None
-    paths = make_tournament_report(table, meta, _check_out(out), title=title)
+    from .outdir import writing
+
+    with writing(_check_out(out), "report", keep=[run_dir]):
+        paths = make_tournament_report(table, meta, _check_out(out), title=title)
     click.echo(f"report: {paths['tournament.md']}")
 
 
@@ -1082,6 +1098,12 @@ def decks_cmd() -> None:
 
 
 add_examples(main)
+def _os_error_line(e: OSError) -> str:
+    if e.filename:
+        return (f"{e.filename!r}: {e.strerror or e}; accepted: a path on a disk with free space that you can read "
+                "and write")
+    text = " ".join(str(e).split())[:200] or type(e).__name__
+    return f"{type(e).__name__}: {text}; finished chunks are kept (the same command continues)"
 
 
 def run(argv: list[str] | None = None) -> None:
@@ -1096,6 +1118,12 @@ def run(argv: list[str] | None = None) -> None:
     except CliError as e:
         e.show()
         sys.exit(e.exit_code)
+    except UnosimError as e:  # refused once the run had started: a policy's answer, a damaged file, a full disk
+        _fail(e).show()
+        sys.exit(EXIT_USAGE)
+    except OSError as e:  # a file the command could not read or write, a lost connection: one line
+        click.echo(f"error: {_os_error_line(e)}", err=True)
+        sys.exit(EXIT_USAGE)
     except click.ClickException as e:
         msg = e.format_message().splitlines()[0] if e.format_message() else str(e)
         click.echo(f"error: {msg}", err=True)

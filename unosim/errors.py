@@ -74,3 +74,7 @@ class RunFileError(UnosimError):
 
 class BackendError(UnosimError):
     """A bad execution backend option, or a cluster that cannot be reached (one-line message)."""
+
+
+class OutputError(UnosimError):
+    """A result file that cannot be written (disk full, no permission ...): one line naming the path."""

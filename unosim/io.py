@@ -2,10 +2,16 @@
 
 ``meta.json`` holds everything needed to reproduce the run (seed, rules string, policies, deck,
 players, games, versions); the thread count and batch size never change the records.
+
+Every Parquet file unosim writes (:func:`write_frame`) carries page checksums and a SHA-256 of its
+content in its own metadata (``unosim.content_sha256``); :func:`read_frame` verifies both, so a
+damaged file is a :class:`DamagedFileError` naming it, never different numbers.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import threading
@@ -15,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from . import ENGINE_VERSION
-from .errors import RunFileError
+from .errors import OutputError, RunFileError
 from .validate import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -32,34 +38,130 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+
+
+@contextlib.contextmanager
+def _writing_tmp(tmp: Path, path: Path):
+    """Around writing ``tmp`` (the temp file of ``path``): on any failure the temp file is removed, and an
+    ``OSError`` (disk full, no permission ...) becomes an :class:`OutputError` naming ``path``."""
+    try:
+        yield
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(e, OSError):
+            reason = e.strerror or _one_line(e)
+            raise OutputError(f"cannot write {str(path)!r} ({reason}); accepted: a folder on a disk with free "
+                              "space that you can write to (what was finished before is kept)") from None
+        raise
+
+
+def _replace_synced(tmp: Path, path: Path) -> None:
+    """fsync ``tmp`` and rename it to ``path``; the temp file is removed if that fails."""
+    with _writing_tmp(tmp, path):
+        _fsync(tmp)
+        os.replace(tmp, path)
+
+
+CONTENT_KEY = b"unosim.content_sha256"
+
+
+class DamagedFileError(RunFileError):
+    """A result file whose checksums do not match its content (one line naming the file)."""
+
+
+def content_sha256(frame: pd.DataFrame) -> str:
+    """SHA-256 of a frame's column names, dtypes and values (row order included)."""
+    h = hashlib.sha256(repr([(str(c), str(t)) for c, t in frame.dtypes.items()]).encode())
+    h.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return h.hexdigest()
+
+
 def write_frame(frame: pd.DataFrame, path: Path) -> None:
-    """Write a parquet file atomically: a unique temp name, fsync, then ``os.replace``."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    frame.to_parquet(tmp, index=False, engine="pyarrow")
-    _fsync(tmp)
-    os.replace(tmp, path)
+    """Write a parquet file atomically (a unique temp name, fsync, then ``os.replace``), with page
+    checksums and the content hash in its metadata (see the module doc)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = _tmp_name(path)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           CONTENT_KEY: content_sha256(frame).encode()})
+    with _writing_tmp(tmp, path):
+        pq.write_table(table, tmp, write_page_checksum=True)
+    _replace_synced(tmp, path)
+
+
+def read_frame(path: Path) -> pd.DataFrame:
+    """A parquet file written by :func:`write_frame`, its page checksums and content hash verified
+    (files without a content hash, such as older ones, are read with their page checksums checked
+    where they have them).  Raises :class:`DamagedFileError` naming the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path, page_checksum_verification=True)
+        frame = table.to_pandas()
+    except OSError as e:
+        if isinstance(e, FileNotFoundError | PermissionError):
+            raise
+        raise DamagedFileError(f"{str(path)!r} is damaged ({_one_line(e)}); accepted: a file as unosim wrote it "
+                               "(run the command again to recompute it)") from None
+    except (pa.ArrowException, ValueError, TypeError, KeyError, IndexError) as e:
+        raise DamagedFileError(f"{str(path)!r} is damaged ({_one_line(e)}); accepted: a file as unosim wrote it "
+                               "(run the command again to recompute it)") from None
+    want = (table.schema.metadata or {}).get(CONTENT_KEY)
+    if want is not None and want.decode(errors="replace") != content_sha256(frame):
+        raise DamagedFileError(f"{str(path)!r} is damaged (its content does not match the SHA-256 stored in it); "
+                               "accepted: a file as unosim wrote it (run the command again to recompute it)")
+    return frame
 
 
 def write_json(path: Path, obj: dict[str, Any]) -> None:
     """Write a json file atomically (temp name, fsync, ``os.replace``)."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
-    _fsync(tmp)
-    os.replace(tmp, path)
+    write_text(path, json.dumps(obj, indent=2, allow_nan=False) + "\n")
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a text file atomically (temp name, fsync, ``os.replace``)."""
+    tmp = _tmp_name(path)
+    with _writing_tmp(tmp, path):
+        tmp.write_text(text)
+    _replace_synced(tmp, path)
+
+
+#: the marker of an output folder being written (:mod:`unosim.outdir`); readers refuse what lies under it
+UNFINISHED = "UNFINISHED"
+
+
+def check_finished(path: Path) -> None:
+    """Refuse ``path`` when it, or a folder above it, is an output folder whose writer has not finished
+    (:mod:`unosim.outdir`): one line naming the folder."""
+    p = Path(path).absolute()
+    for d in (p, *p.parents):
+        if (d / UNFINISHED).is_file():
+            raise RunFileError(f"{str(d)!r} is unfinished (a unosim command was stopped while writing it: see "
+                               f"{UNFINISHED} there); accepted: a finished result (run that command again)")
 
 
 def save_run(result, out_dir: Path) -> dict[str, Path]:
-    """Write a SimulationResult atomically (each file is written to a temp name, synced, then renamed)."""
+    """Write a SimulationResult atomically: the old ``meta.json`` is removed first and the new one written
+    last, so a kill in between leaves no run (never new records under old metadata); each file is
+    written to a temp name, synced, then renamed."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        (out_dir / "meta.json").unlink()
     rec = out_dir / "records.parquet"
     write_frame(result.records, rec)
     paths = {}
     for name, frame in getattr(result, "extra", {}).items():
         paths[name] = out_dir / f"{name}.parquet"
         write_frame(frame, paths[name])
-    write_json(out_dir / "meta.json", result.meta)
     write_json(out_dir / "summary.json", result.summary)
+    write_json(out_dir / "meta.json", result.meta)
     return {"records": rec, "meta": out_dir / "meta.json", "summary": out_dir / "summary.json", **paths}
 
 
@@ -71,6 +173,7 @@ def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     A missing, unreadable or inconsistent run raises :class:`~unosim.errors.RunFileError` with one line
     naming the file and the problem."""
     run_dir = Path(run_dir)
+    check_finished(run_dir)
     meta_path = run_dir / "meta.json"
     rec_path = run_dir / "records.parquet"
     if not meta_path.is_file():
@@ -89,7 +192,9 @@ def load_run(run_dir: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
         raise RunFileError(f"{str(run_dir)!r} has no records.parquet; accepted: a directory written by "
                            "`unosim simulate --out DIR` (records.parquet + meta.json)")
     try:
-        records = pd.read_parquet(rec_path)
+        records = read_frame(rec_path)
+    except DamagedFileError:
+        raise
     except Exception as e:  # pyarrow raises many types for a damaged file
         raise RunFileError(f"{str(rec_path)!r} cannot be read as Parquet ({_one_line(e)}); accepted: "
                            "records.parquet as written by `unosim simulate --out`") from None
@@ -177,6 +282,7 @@ def find_runs(path: Path) -> list[Path]:
     """``path`` itself when it is a saved run or a results-store cell, else every one below it
     (sorted): a study's or a sweep's output folder, or the store (``results/store``)."""
     path = Path(path)
+    check_finished(path)
     if _is_run(path):
         return [path]
     return sorted({p.parent for name in ("meta.json", "cell.json") for p in path.rglob(name)})

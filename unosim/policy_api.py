@@ -176,11 +176,13 @@ def _compile(fn: Any, name: str) -> Any:
         # without numba's reference counting where the policy needs none (it allocates no arrays): each
         # call then passes its arrays without atomic increments and decrements (measured: a user seat
         # beside three greedy ones about 10% faster); a policy that allocates compiles with it
-        return njit(SIGNATURE, cache=False, nogil=True, _nrt=False)(fn)
+        # boundscheck: an index out of range raises IndexError (a one-line error naming the policy and
+        # the decision) instead of reading or writing the engine's memory
+        return njit(SIGNATURE, cache=False, nogil=True, _nrt=False, boundscheck=True)(fn)
     except Exception:  # noqa: S110  (the compile with reference counting below reports the error)
         pass
     try:
-        return njit(SIGNATURE, cache=False, nogil=True)(fn)
+        return njit(SIGNATURE, cache=False, nogil=True, boundscheck=True)(fn)
     except Exception as e:  # numba's errors are long: one line with the place and the refused construct
         raise _compile_error(fn, name, e) from None
 
@@ -348,18 +350,38 @@ def slot_for(pol: np.ndarray) -> Any:
     return _REG.slots[key]
 
 
+#: the answer the slot gives when a user policy wrote into the option table (out of range for every decision)
+WROTE_OPTIONS = -(1 << 62)
+
+
+@njit(nogil=True, _nrt=False)
+def options_hash_nb(obs):
+    """A 64-bit FNV-1a-style hash of the decision's option table, which the engine reads back after the
+    call (hand indices, seats): a user policy's call is checked to leave it as it was."""
+    h = np.int64(-3750763034362895579)
+    end = E.OBS_OPT + E.OPT_STRIDE * obs[E.OBS_NOPT]
+    for i in range(E.OBS_OPT, min(end, obs.shape[0])):
+        h = (h ^ obs[i]) * np.int64(1099511628211)
+    return h
+
+
 def _make_slot(users: list[int]) -> Any:
     """Compile a small dispatcher over the heuristics and the given user policies (per process): numba
-    policies are called, plain-Python ones are entered through numba's object mode."""
-    glb: dict[str, Any] = {"heuristics_slot_nb": heuristics_nb.heuristics_slot_nb}
+    policies are called, plain-Python ones are entered through numba's object mode.  A numba policy's call
+    is checked not to have changed the option table (:func:`options_hash_nb`); if it did, the slot answers
+    :data:`WROTE_OPTIONS`, which the engine refuses as out of range (a plain-Python policy sees a copy)."""
+    glb: dict[str, Any] = {"heuristics_slot_nb": heuristics_nb.heuristics_slot_nb, "options_hash_nb": options_hash_nb}
     lines = ["def slot(which, kind, obs, params, rng):",
              f"    if which < {len(HEURISTICS)}:",
              "        return heuristics_slot_nb(which, kind, obs, params, rng)"]
     numba_users = [w for w in users if w < E.PY_SLOT_BASE]
+    if numba_users:
+        lines.append("    before = options_hash_nb(obs)")
     for w in numba_users:
         u = next(x for x in _REG.users if x.which == w)
         glb[f"u{w}"] = u.function
-        lines += [f"    if which == {w}:", f"        return u{w}(kind, obs, params, rng)"]
+        lines += [f"    if which == {w}:", f"        v = u{w}(kind, obs, params, rng)",
+                  f"        return v if options_hash_nb(obs) == before else {WROTE_OPTIONS}"]
     if len(numba_users) < len(users):
         glb["python_slot_nb"] = _python_slot()
         lines += [f"    if which >= {E.PY_SLOT_BASE}:", "        return python_slot_nb(which, kind, obs, params, rng)"]
@@ -408,18 +430,30 @@ def check_policy_error(err: np.ndarray, specs: list[PolicySpec] | None = None) -
     who = int(err[1])
     name = str(specs[who]) if specs is not None and 0 <= who < len(specs) else f"in seat {who}"
     kind = E.DECISION_NAMES[int(err[2])] if 0 <= err[2] < E.NDECISIONS else str(int(err[2]))
+    if err[3] == WROTE_OPTIONS:
+        raise PolicyAnswerError(f"policy {name!r} wrote into the option table of obs while deciding {kind!r} in "
+                                f"round {int(err[0])}; accepted: a policy that only reads obs")
     raise PolicyAnswerError(f"policy {name!r} answered decision {kind!r} with {int(err[3])} in round "
                             f"{int(err[0])}; accepted: an option index 0..nopt-1, or -1 where the "
                             "decision allows none (see unosim.policy_api)")
 
 
-def raised_policy_message(exc: BaseException, obs: np.ndarray | None) -> str:
-    """One line naming the policy and the decision of an exception raised inside a policy."""
+def _user_tb(exc: BaseException) -> list:
+    files = {u.path for u in _REG.users}
+    return [f for f in traceback.extract_tb(exc.__traceback__) if str(Path(f.filename).resolve()) in files]
+
+
+def raised_policy_message(exc: BaseException, obs: np.ndarray | None,
+                          specs: list[PolicySpec] | None = None) -> str:
+    """One line naming the policy and the decision of an exception raised inside a policy.  When the
+    traceback does not show the policy's own frame (numba raises an out-of-range index or a failed
+    allocation from compiled code), the user policies in play are named."""
     files = {u.path: u for u in _REG.users}
     tb = traceback.extract_tb(exc.__traceback__)
     names = [u.name for f in tb for p, u in files.items()
              if str(Path(f.filename).resolve()) == p and f.name == u.function.py_func.__name__]
-    who = names[-1] if names else "?"
+    users = sorted({str(sp) for sp in specs or () if sp.name in POLICIES and POLICIES[sp.name].source != "built-in"})
+    who = names[-1] if names else users[0] if len(users) == 1 else " or ".join(users) if users else "?"
     kind = "?"
     if obs is not None and 0 <= obs[E.OBS_KIND] < E.NDECISIONS:
         kind = E.DECISION_NAMES[int(obs[E.OBS_KIND])]
@@ -439,7 +473,11 @@ def run_kernel(kernel: Any, args: tuple, deck: Any, slot: Any, specs: list[Polic
     except Exception as e:
         if slot is nb.no_slot_nb or slot is heuristics_nb.heuristics_slot_nb:
             raise
-        raise policy_raised(raised_policy_message(e, obs), e) from None
+        if not _user_tb(e):  # raised by numba-compiled code (an index out of range, a failed allocation)
+            raise PolicyError(f"{raised_policy_message(e, obs, specs)}: {' '.join(str(e).split()) or '-'}; "
+                              "accepted: a policy that stays within its arrays (user numba policies are "
+                              "compiled with bounds checks)") from None
+        raise policy_raised(raised_policy_message(e, obs, specs), e) from None
     check_policy_error(err, specs)
 
 

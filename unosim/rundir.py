@@ -36,13 +36,16 @@ import functools
 import json
 import shutil
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from . import ENGINE_VERSION
+from .io import UNFINISHED
 from .match import applicable_options
+from .outdir import clear_outputs, written_by_unosim
 from .sim import SimulationResult, default_batch
 from .store import (
     MATCH_KEYS,
@@ -53,6 +56,7 @@ from .store import (
     make_cell,
     missing_ranges,
     probe,
+    quarantine_damaged,
     read_chunks,
     result_from_records,
     run_tasks_locally,
@@ -89,12 +93,16 @@ def simulate_into(out_dir: Path | str, games: int, threads: int | None = None, b
 
 def _fresh_start(d: Path) -> None:
     """Remove an old run from ``d``: its meta.json first, so nothing is ever claimed by stale metadata."""
+    by_unosim = written_by_unosim(d)
     with contextlib.suppress(FileNotFoundError):
         (d / "meta.json").unlink()
     for name in RUN_FILES:
         with contextlib.suppress(FileNotFoundError):
             (d / name).unlink()
     shutil.rmtree(d / CHUNKS, ignore_errors=True)
+    clear_outputs(d, by_unosim=by_unosim)  # what other commands wrote here (arms/, cells/, lineups/, pages ...)
+    with contextlib.suppress(FileNotFoundError):
+        (d / UNFINISHED).unlink()  # a killed command's marker: this folder is now a simulate run
 
 
 def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | None = None, chunk: int | None = None,
@@ -120,7 +128,11 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
         write_json(d / "meta.json", meta)
         cdir = d / CHUNKS
         cdir.mkdir(exist_ok=True)
+        sweep_temp_files(d)  # a temp file of the final records, left by a kill
         sweep_temp_files(cdir)
+        if resume:
+            for name in quarantine_damaged(cdir):  # recomputed below with the missing chunks
+                warnings.warn(f"{str(cdir / name)!r} is damaged; moved aside and recomputed", stacklevel=2)
         todo = missing_ranges(stored_ranges(cdir), games, chunk)
 
         def write(task: ChunkTask, res: SimulationResult) -> None:
@@ -130,7 +142,7 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
         run = (backend.run_tasks if backend is not None else functools.partial(run_tasks_locally, threads=t))
         done = run(tasks, write, progress, cell.unit)
         elapsed = done.seconds
-        records = read_chunks(cdir, cell.index)
+        records = read_chunks(cdir, cell.index, quarantine=True)
         if records is None:
             records = first.records.iloc[:0]
         complete = len(records) == games

@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import os
 import platform
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -123,15 +125,31 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
         interrupted = True
         for f in futures:
             f.cancel()
-        for f, (lo, hi) in futures.items():
-            if not f.cancelled():
-                f.result()
-                done[lo:hi] = True
+        try:
+            for f, (lo, hi) in futures.items():
+                if not f.cancelled():
+                    f.result()
+                    done[lo:hi] = True
+        except KeyboardInterrupt:  # a second Ctrl-C: a batch that never ends must not hold the process
+            abandon([futures[f] for f in futures if not f.done()], int(done.sum()), unit)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
     return done, interrupted, time.perf_counter() - t0
+
+
+def abandon(in_flight: list[tuple[int, int]], finished: int, unit: str) -> None:
+    """End the process at once (exit 130) after a second Ctrl-C, saying which batches were abandoned;
+    every finished batch was already handed over (written, with ``--out`` or the store)."""
+    ranges = ", ".join(f"{lo:,}-{hi - 1:,}" for lo, hi in sorted(in_flight)[:5])
+    more = f" and {len(in_flight) - 5} more" if len(in_flight) > 5 else ""
+    sys.stderr.write(f"second Ctrl-C: stopped at once; abandoned {len(in_flight)} batch(es) in flight "
+                     f"({unit} {ranges or 'none'}{more}); the {finished:,} {unit} of finished batches were "
+                     "kept (with --out or a store: on disk, `unosim rerun DIR` or the same command "
+                     "completes the run)\n")
+    sys.stderr.flush()
+    os._exit(130)
 
 
 def pack_rules(rules: RuleSet, deck: Deck) -> tuple[np.ndarray, np.ndarray]:

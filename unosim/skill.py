@@ -70,6 +70,7 @@ from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from .errors import PolicyError, UnosimError
 from .io import save_run, slug
+from .outdir import writing
 from .pages import Page, PageFigure, Section, write_pages
 from .paired import mean_row
 from .policies import parse_policy
@@ -839,18 +840,19 @@ def run_skill_study(best: str = DEFAULT_BEST, games: int = QUICK_GAMES, matches:
     t0 = time.perf_counter()
     results: dict[str, pd.DataFrame] = {}
     metas = []
-    for label, kw, size in plan:
-        r, note = run_cell(label, kw, size, seed, threads, progress, store)
-        if r.interrupted:
-            raise KeyboardInterrupt
-        save_run(r, out_dir / "runs" / slug(label))
-        results[label] = r.records
-        metas.append((label, r.meta))
-        say(f"  {label:<44} {len(r.records):>9,} {'matches' if kw.get('mode') == 'match' else 'rounds'}  ({note})")
-    tabs = skill_tables(results, best, players, match_players, variants, seed)
-    answer = _answer(tabs, best)
-    files = write_report(tabs, best, answer, metas, out_dir,
-                         study_command(best, games, matches, seed, players, match_players, variants))
+    with writing(out_dir, "study skill"):
+        for label, kw, size in plan:
+            r, note = run_cell(label, kw, size, seed, threads, progress, store)
+            if r.interrupted:
+                raise KeyboardInterrupt
+            save_run(r, out_dir / "runs" / slug(label))
+            results[label] = r.records
+            metas.append((label, r.meta))
+            say(f"  {label:<44} {len(r.records):>9,} {'matches' if kw.get('mode') == 'match' else 'rounds'}  ({note})")
+        tabs = skill_tables(results, best, players, match_players, variants, seed)
+        answer = _answer(tabs, best)
+        files = write_report(tabs, best, answer, metas, out_dir,
+                             study_command(best, games, matches, seed, players, match_players, variants))
     return SkillResult(best, out_dir, tabs, answer, files, time.perf_counter() - t0)
 
 

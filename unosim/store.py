@@ -38,9 +38,11 @@ import fcntl
 import functools
 import hashlib
 import json
+import os
 import re
 import shutil
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -52,7 +54,7 @@ import pandas as pd
 from . import ENGINE_VERSION
 from .decks import Deck, get_deck
 from .errors import SimulationError, UnosimError
-from .io import write_frame, write_json
+from .io import DamagedFileError, read_frame, write_frame, write_json
 from .validate import check_threads
 
 if TYPE_CHECKING:  # the engine (numba) is imported only where a cell is run, not to read the store
@@ -379,20 +381,47 @@ def missing_ranges(ranges: list[tuple[int, int]], games: int, chunk: int) -> lis
     return [(lo, hi) for lo, hi in out if hi > lo]
 
 
-def read_chunks(d: Path, index: str, games: int | None = None, name: str = "records") -> pd.DataFrame | None:
+def read_chunks(d: Path, index: str, games: int | None = None, name: str = "records",
+                quarantine: bool = False) -> pd.DataFrame | None:
     """The committed chunks of ``d`` concatenated, sorted by ``index``, rows with index < games
-    (all when None).  None when there is no chunk."""
+    (all when None).  None when there is no chunk.  A damaged chunk raises
+    :class:`~unosim.io.DamagedFileError` naming it; with ``quarantine`` it is first renamed to
+    ``<chunk>.damaged`` (no longer a committed chunk, so the next run recomputes its games)."""
     ranges = stored_ranges(d, name)
     if games is not None:
         ranges = [(lo, hi) for lo, hi in ranges if lo < games]
     if not ranges:
         return None
-    frames = [pd.read_parquet(chunk_path(d, lo, hi, name)) for lo, hi in ranges]
+    frames = [_read_chunk(chunk_path(d, lo, hi, name), quarantine) for lo, hi in ranges]
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     key = index if index in df.columns else df.columns[0]
     if games is not None:
         df = df[df[key] < games]
     return df.sort_values(key, kind="stable").reset_index(drop=True)
+
+
+def _read_chunk(path: Path, quarantine: bool) -> pd.DataFrame:
+    try:
+        return read_frame(path)
+    except DamagedFileError as e:
+        if not quarantine:
+            raise
+        aside = path.with_name(path.name + ".damaged")
+        os.replace(path, aside)
+        raise DamagedFileError(f"{e}; moved aside to {aside.name!r}, the next run recomputes its games") from None
+
+
+def quarantine_damaged(d: Path) -> list[str]:
+    """Read every committed chunk of ``d`` (all tables) and rename each damaged one to ``<chunk>.damaged``,
+    so a resume recomputes its games; returns the names moved aside."""
+    moved = []
+    for p in sorted(Path(d).glob("*.parquet")):
+        if _CHUNK_RE.match(p.name):
+            try:
+                _read_chunk(p, quarantine=True)
+            except DamagedFileError:
+                moved.append(p.name)
+    return moved
 
 
 @contextlib.contextmanager
@@ -513,7 +542,13 @@ def read_cell(cell: Cell, games: int | None = None, root: Path | str | None = No
     d = cell_dir(cell, root)
     if (d / CELL_FILE).is_file():
         _check_cell_file(d, cell)
-    df = read_chunks(d, cell.index, games)
+    end = games if games is not None else max((hi for _, hi in stored_ranges(d)), default=0)
+    try:
+        df = read_chunks(d, cell.index, games, quarantine=True)
+    except DamagedFileError as e:  # moved aside: recompute its games once
+        warnings.warn(f"{e}; recomputing it", stacklevel=2)
+        fill_cell(cell, end, root)
+        df = read_chunks(d, cell.index, games)
     if df is None:
         raise StoreError(f"store cell {cell.key} has no records; accepted: run it first (load_cell)")
     return df

@@ -24,6 +24,7 @@ import pandas as pd
 
 from .errors import SimulationError
 from .io import save_run, slug
+from .outdir import writing
 from .report import fmt_pm, make_report, tables
 from .rules import OPTIONS, RuleError, parse_rules
 from .sim import SimulationResult, check_rules_fit_deck, simulate
@@ -218,21 +219,22 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
     say = echo or (lambda _line: None)
     t0 = time.perf_counter()
     runs = []
-    for label, kw in (cells if cells is not None else study.cells()):
-        r, note = run_cell(label, kw, n_games, seed, threads, progress, store)
-        if r.interrupted:
-            raise KeyboardInterrupt
-        save_run(r, out_dir / "runs" / slug(label))
-        runs.append((label, r.records, r.meta))
-        say(f"  {label:<28} {len(r.records):>9,} {study.unit}  ({note})")
-    tabs = tables(runs)
-    answer = study.answer(tabs)
-    skipped = house_rule_arms()[1] if name == "house_rules" else {}
-    lead = [f"**Question.** {study.question}", "**Answer** (95% intervals): " + "; ".join(" ".join(a.split()) for a in answer) + "."]
-    if skipped:
-        lead.append("Not in this study: " + "; ".join(f"`{k}` ({v})" for k, v in skipped.items()) + ".")
-    files = make_report(runs, out_dir, title=f"unosim study: {study.question}", lead=lead,
-                        headline=study.headline)
+    with writing(out_dir, f"study {name}"):
+        for label, kw in (cells if cells is not None else study.cells()):
+            r, note = run_cell(label, kw, n_games, seed, threads, progress, store)
+            if r.interrupted:
+                raise KeyboardInterrupt
+            save_run(r, out_dir / "runs" / slug(label))
+            runs.append((label, r.records, r.meta))
+            say(f"  {label:<28} {len(r.records):>9,} {study.unit}  ({note})")
+        tabs = tables(runs)
+        answer = study.answer(tabs)
+        skipped = house_rule_arms()[1] if name == "house_rules" else {}
+        lead = [f"**Question.** {study.question}", "**Answer** (95% intervals): " + "; ".join(" ".join(a.split()) for a in answer) + "."]
+        if skipped:
+            lead.append("Not in this study: " + "; ".join(f"`{k}` ({v})" for k, v in skipped.items()) + ".")
+        files = make_report(runs, out_dir, title=f"unosim study: {study.question}", lead=lead,
+                            headline=study.headline)
     return StudyResult(study, out_dir, tabs, answer, files, time.perf_counter() - t0, skipped)
 
 

@@ -51,6 +51,7 @@ import pandas as pd
 
 from .console import progress_bar
 from .errors import SimulationError
+from .outdir import writes_folder
 from .policies import parse_policy, split_top_level
 from .sim import check_simulate, simulate
 from .stats import policy_table, ratio_se, z_value
@@ -333,6 +334,7 @@ def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode
         yield from run_cells(be, cells, g)
 
 
+@writes_folder("out_dir", "tournament")
 def run_tournament(policies: str | Sequence[str], players: int = 4, games: int = 10_000,
                    rules: str = "official", deck: str = "classic", seed: int = 0, mode: str = "round",
                    threads: int | None = None, max_lineups: int = DEFAULT_MAX_LINEUPS,

@@ -41,6 +41,7 @@ import pandas as pd
 
 from .console import progress_bar
 from .errors import SimulationError
+from .outdir import writes_folder
 from .policies import POLICIES, PolicySpec, parse_policies, parse_policy, public_names
 from .sim import check_simulate, simulate
 from .stats import mean_ci, proportion_ci
@@ -329,6 +330,7 @@ def to_json(result: TuneResult) -> dict[str, Any]:
             "evaluation": result.evaluation, "meta": result.meta, "history": hist}
 
 
+@writes_folder("out_dir", "tune")
 def save_tune(result: TuneResult, out_dir: Path) -> dict[str, Path]:
     """Write ``tuned_policy.txt``, ``tune.json``, ``history.csv`` and ``tune_convergence.png``."""
     from .io import write_json

@@ -21,6 +21,7 @@ import difflib
 import numbers
 import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -151,9 +152,35 @@ def physical_memory() -> int:
         return 0
 
 
+#: where a container's memory limit is (cgroup v2, then v1)
+CGROUP_LIMITS = (Path("/sys/fs/cgroup/memory.max"), Path("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+
+
+def container_memory_limit() -> int:
+    """The memory limit of this process's container (cgroup), or 0 when there is none."""
+    for path in CGROUP_LIMITS:
+        try:
+            text = path.read_text().strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text.isdigit() and 0 < int(text) < 2**60:  # "max" or a huge v1 number: no limit
+            return int(text)
+    return 0
+
+
+def usable_memory() -> tuple[int, str]:
+    """(bytes, what they are): the container's memory limit when it is below physical memory, else
+    physical memory (0 when the platform says neither)."""
+    mem, limit = physical_memory(), container_memory_limit()
+    if limit and (mem <= 0 or limit < mem):
+        return limit, "container's memory limit"
+    return mem, "machine's memory"
+
+
 def check_memory(name: str, count: int, bytes_each: int, share: float = 0.5) -> None:
-    """Refuse a run whose in-memory records would take more than ``share`` of physical memory."""
-    mem = physical_memory()
+    """Refuse a run whose in-memory records would take more than ``share`` of the usable memory
+    (:func:`usable_memory`: a container's limit counts)."""
+    mem, what = usable_memory()
     if mem <= 0:
         return
     need = count * bytes_each
@@ -162,7 +189,7 @@ def check_memory(name: str, count: int, bytes_each: int, share: float = 0.5) -> 
         most = max(1, limit // bytes_each)
         raise SimulationError(
             f"{name}={count:,} needs about {_gib(need)} of memory for its records, more than half of this "
-            f"machine's {_gib(mem)}; accepted: at most {most:,} in one run (split larger runs by seed)")
+            f"{what} {_gib(mem)}; accepted: at most {most:,} in one run (split larger runs by seed)")
 
 
 def _gib(n: int) -> str:
