@@ -402,12 +402,35 @@ class Lookahead(PythonPolicy):
         t0 = time.perf_counter()
         got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
                                        seed, s.hand, s.hlen, s.disc, s.active, s.st, s.res,
-                                       _forced_rows(moves), out, _known_of(d),
+                                       _forced_rows(moves), out, self.known_counts(d, s),
                                        np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), s.slot)
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
         COUNTERS.add(0, got, time.perf_counter() - t0)
         return moves, [int(w) for w in out[0]], [int(w) for w in out[1]]
 
+    def known_counts(self, d: Decision, s: RoundState) -> np.ndarray:
+        """What the determinizations must deal to each other hand: what this seat was shown."""
+        return _known_of(d)
+
+
+class CheatCeiling(Lookahead):
+    """CHEAT, the top of the skill scale, not a player: lookahead whose determinizations deal every other
+    hand exactly as it is (it sees all hands; only the draw pile's order stays hidden and is sampled).
+    Plays only where asked for by name (never in a list of all policies).  On UNO Flip the backs already
+    fix much of each hand and the faces are sampled as lookahead does."""
+
+    name = "cheat_ceiling"
+    cheat = True
+
+    def known_counts(self, d: Decision, s: RoundState) -> np.ndarray:
+        known = np.zeros(E.MAXP * E.NKINDS, np.int64)
+        for q in range(s.n):
+            if q != d.seat:
+                for c in s.hand[q, :s.hlen[q]]:
+                    known[q * NKINDS + int(s.fcol[d.side, c]) * NRANKS + int(s.frank[d.side, c])] += 1
+        return known
+
 
 register_class(Lookahead, "built-in")
+register_class(CheatCeiling, "built-in")

@@ -416,6 +416,7 @@ def format_policies() -> str:
         if name == "scripted":
             continue
         mark = "" if info.source == "built-in" else f"  [user: {info.source}]"
+        mark += "  [CHEAT: sees every hand; plays only where named]" if info.cheat else ""
         params = _param_text(name)
         first = info.description.split(". ")[0].rstrip(".")
         lines.append(f"  {name}({params}){mark}" if params else f"  {name}{mark}")
