@@ -116,7 +116,8 @@ OBS_VOIDS = 54        # inferred voids: bit 4 * s + c set when seat s drew for i
 #                       colour (active face) and has received no card since but that draw.  A table player's
 #                       inference from public events: true whenever seats draw only with nothing playable and
 #                       play a playable drawn card of that colour (greedy, hold_wilds and expert do).  A swap
-#                       moves it with the hand; a 0's rotation, a one-card exchange and a flip clear it.
+#                       moves it with the hand; a 0's rotation and a one-card exchange clear it; on UNO Flip it
+#                       holds only while the side it was learned on is up.
 OBS_HAND = 56         # own hand as counts over the NKINDS kinds (active face)
 OBS_PLAYED = OBS_HAND + NKINDS    # discard pile as counts over kinds (played since the last reshuffle)
 OBS_BACKS = OBS_PLAYED + NKINDS   # UNO Flip: seat s's visible back faces at OBS_BACKS + s * NKINDS
