@@ -150,3 +150,20 @@ def test_skill_cli_refuses_bad_input_in_one_line(args, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:"), err
+
+
+def test_skill_sweep_gives_one_share_per_setting_field_and_unit(tmp_path, capsys):
+    from unosim.skill_scale import SWEEP, format_sweep, skill_sweep
+
+    assert [s[3] for s in SWEEP[:9]] == list(range(2, 11)) and SWEEP[-1][2] == "flip"
+    t = skill_sweep(rounds=400, matches=3, seed=3, threads=1,
+                    settings=[("official, 2 players", "official", "classic", 2), ("flip", "official", "flip", 3)])
+    assert len(t) == 2 * 2 * 2
+    assert set(t["unit"]) == {"round", "match"} and set(t["field"]) == {"random", "greedy"}
+    assert ((t["share_lo"] <= t["share"]) & (t["share"] <= t["share_hi"])).all()
+    r = t[(t["setting"] == "flip") & (t["field"] == "random") & (t["unit"] == "round")].iloc[0]
+    assert r["share"] == pytest.approx((r["p"] - 1 / 3) / (2 / 3))
+    assert "s vs greedy per match" in format_sweep(t)
+    with pytest.raises(SystemExit) as e:
+        cli_run(["skill", "--sweep", "--rounds", "0"])
+    assert e.value.code == 2

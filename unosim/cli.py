@@ -859,14 +859,28 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
 @click.option("--budgets", default="16,64", show_default=True, help="lookahead rollouts on the ladder, a comma list.")
 @click.option("--ceiling-rollouts", default="64", show_default=True, help="Rollouts of the cheat_ceiling player.")
 @click.option("--no-ladder", is_flag=True, help="Only the headline.")
+@click.option("--sweep", is_flag=True, help="Instead: the strong player's skill share with 2-10 players, the main "
+                                            "presets and UNO Flip (--rounds and --matches per cell).")
 @click.option("--seed", default="1", show_default=True, help="Master seed (the same deals in every cell).")
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--out", default=None, help="Directory for the page (summary.md, report.html), charts and CSV tables.")
 def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
-              seed, threads, out) -> None:
+              sweep, seed, threads, out) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
-    from .skill_scale import format_skill, skill_answer, write_skill_page
+    from .skill_scale import format_skill, format_sweep, skill_answer, skill_sweep, write_skill_page
 
+    if sweep:
+        try:
+            t = skill_sweep(strong=strong, rounds=_int("rounds", rounds), matches=_int("matches", matches),
+                            seed=_int("seed", seed), threads=_int("threads", threads))
+        except ValueError as e:
+            raise _fail(e) from None
+        click.echo(format_sweep(t))
+        out_dir = _check_out(out)
+        if out_dir is not None:
+            t.to_csv(out_dir / "sweep.csv", index=False)
+            click.echo(f"table: {out_dir / 'sweep.csv'}")
+        return
     try:
         blist = [_int("budgets", b.strip()) for b in budgets.split(",") if b.strip()]
         out_dir = _check_out(out, create=False)

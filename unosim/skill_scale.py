@@ -42,7 +42,8 @@ from .stats import proportion_ci, z_value
 from .validate import check_players, integer
 
 __all__ = ["DEFAULT_STRONG", "CEILING", "SkillAnswer", "skill_share", "rating", "rounds_to_see",
-           "variance_share", "ladder_players", "skill_answer", "format_skill", "write_skill_page"]
+           "variance_share", "ladder_players", "skill_answer", "format_skill", "write_skill_page",
+           "SWEEP", "skill_sweep", "format_sweep"]
 
 DEFAULT_STRONG = "expert"
 CEILING = "cheat_ceiling"
@@ -170,6 +171,39 @@ def skill_answer(rules: str = "official", deck: str = "classic", players: int = 
     return SkillAnswer(rules, deck, n, strong, head, pd.DataFrame(lrows),
                        skill_command(rules, deck, n, strong, rounds, matches, search_rounds, budgets,
                                      ceiling_rollouts, seed, ladder), time.perf_counter() - t0)
+
+
+# ---- the sweep: the skill share by players, preset and deck ---------------------------------------------
+#: (label, rules, deck, players): 2-10 players under the official rules, the main presets and UNO Flip at 4
+SWEEP = [*((f"official, {n} players", "official", "classic", n) for n in range(2, 11)),
+         *((f"{r}, 4 players", r, "classic", 4) for r in ("stacking", "seven_zero", "jump_in", "draw_until_playable")),
+         ("UNO Flip, 4 players", "official", "flip", 4)]
+
+
+def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int = 0, seed: int = 1,
+                threads: int | None = None, settings: Sequence[tuple[str, str, str, int]] = tuple(SWEEP),
+                echo: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """The strong player's skill share against the random and the greedy field in each setting (label,
+    rules, deck, players), per round and (``matches`` > 0) per match to 500."""
+    strong, rounds, matches, _, _, _ = _check(strong, rounds, matches, 0, [], 1)
+    say = echo or (lambda _line: None)
+    rows = []
+    for label, rules, deck, n in settings:
+        for field in FIELDS:
+            for unit, games in (("round", rounds), ("match", matches)):
+                if games and not (unit == "match" and _is_search(strong)):
+                    rows.append({"setting": label, "players": n,
+                                 **_measure(strong, field, n, rules, deck, games, seed, threads, unit)})
+                    say(f"  {label}, {strong} vs {field} ({unit}s): {rows[-1]['p']:.1%}")
+    return pd.DataFrame(rows)
+
+
+def format_sweep(t: pd.DataFrame) -> str:
+    """One line per setting: the skill share s [95%] per field and unit."""
+    out = pd.DataFrame([{"setting": label, **{
+        f"s vs {r['field']} per {r['unit']}": f"{r['share']:.2f} [{r['share_lo']:.2f}, {r['share_hi']:.2f}]"
+        for _, r in g.iterrows()}} for label, g in t.groupby("setting", sort=False)])
+    return out.to_string(index=False)
 
 
 # ---- text -------------------------------------------------------------------------------------------
