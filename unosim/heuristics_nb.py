@@ -329,7 +329,7 @@ def takes_turn(obs, r):
 
 
 @njit(cache=True, _nrt=False)
-def expert_play_score(obs, k, nxt, danger):
+def expert_play_score(obs, k, nxt, danger, points):
     """The score of legal option k at a play decision (the highest is played)."""
     v = opt_value(obs, k)
     col = v // NRANKS
@@ -340,7 +340,7 @@ def expert_play_score(obs, k, nxt, danger):
         if close and r != WILD and r != INVIS_WILD:
             sc += 60.0
         return sc
-    sc = 0.3 * opt_info(obs, k)  # points: shed the costly cards first, a little
+    sc = points * opt_info(obs, k)  # points: shed the costly cards first
     # the colour left behind: cards of it still held after this one, and the next player shown to lack it
     sc += 10.0 * (color_count(obs, OBS_HAND, col) - 1)
     if seat_void(obs, nxt, col):
@@ -366,14 +366,15 @@ def expert_nb(kind, obs, params, rng):
     player holding ``danger`` cards or fewer, keeps wilds while it holds more than ``hold`` cards (draws
     rather than play one), names the colour it holds most (ties: one the next player lacks), plays a
     playable drawn card, and challenges a Wild Draw Four when the chance it was a bluff exceeds
-    ``challenge`` (1: never, right against players who never bluff).  params: danger, hold, challenge.
+    ``challenge`` (1: never, right against players who never bluff); ``points`` per point of a card is
+    its weight against the 10 per card of colour kept.  params: danger, hold, challenge, points.
     Everything else as greedy."""
     nxt = next_seat(obs)
     if kind == D_PLAY:
         best = -1
         bs = -1e300
         for k in range(obs[OBS_NLEGAL]):
-            sc = expert_play_score(obs, k, nxt, params[0])
+            sc = expert_play_score(obs, k, nxt, params[0], params[3])
             if sc > bs:
                 bs = sc
                 best = k
@@ -412,7 +413,8 @@ HEURISTICS = {
                                "action": (0.0, -1000.0, 1000.0), "wild": (-100.0, -1000.0, 1000.0),
                                "color_held": (0.0, -1000.0, 1000.0), "attack_next": (0.0, -1000.0, 1000.0),
                                "draw": (-1000.0, -1000.0, 1000.0)}),
-    "expert": (expert_nb, {"danger": (2.0, 0.0, 200.0), "hold": (3.0, 0.0, 200.0), "challenge": (1.0, 0.0, 1.0)}),
+    "expert": (expert_nb, {"danger": (2.0, 0.0, 200.0), "hold": (3.0, 0.0, 200.0), "challenge": (1.0, 0.0, 1.0),
+                           "points": (0.3, 0.0, 100.0)}),
 }
 WHERE = {
     "hold_wilds": "a common table heuristic (wilds are the most flexible card; keep them for the end game)",
