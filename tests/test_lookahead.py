@@ -285,3 +285,40 @@ def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, bas
                                nb.no_slot_nb)
             outs.append((w, res[nb.RES_TURNS], res[nb.RES_DRAWN], res[nb.RES_WPTS], tuple(hlen)))
         assert outs[0] == outs[1], (rules, base, g)
+
+
+def test_determinizations_respect_the_voids_the_draws_showed():
+    """Seat 1 showed it lacks red and green (obs[OBS_VOIDS]): every deal gives it none while the unseen cards
+    allow; seat 2, void of nothing, gets any colour; when too few cards are left outside a void the hand is
+    still filled."""
+    from unosim.lookahead import determinize_nb
+
+    ncards = 40
+    fcol = np.array([[c % 4 for c in range(ncards)]] * 2, np.int64)
+    frank = np.array([[c // 4 for c in range(ncards)]] * 2, np.int64)
+    hand0 = np.zeros((3, ncards), np.int64)
+    hand0[0, :3] = [0, 1, 2]
+    hlen0 = np.array([3, 6, 6], np.int64)
+    disc0 = np.array([3], np.int64)
+    voids = (1 << (4 * 1 + 0)) | (1 << (4 * 1 + 2))
+    known = np.zeros(E.MAXP * E.NKINDS, np.int64)
+    colours = set()
+    for r in range(30):
+        rng = np.array([np.uint64(1000 + r)], np.uint64)
+        hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
+        ok = determinize_nb(0, 3, 0, False, fcol, frank, hand0, hlen0, ncards - 16, disc0, 1, known, voids, rng,
+                            hand, pile, np.zeros(ncards, np.int64), np.zeros(ncards, np.int64),
+                            np.zeros(E.NKINDS, np.int64))
+        assert ok
+        assert all(fcol[0, c] in (1, 3) for c in hand[1, :6])
+        colours |= {int(fcol[0, c]) for c in hand[2, :6]}
+        assert sorted([*hand[1, :6], *hand[2, :6], *pile[:ncards - 16]]) == list(range(4, ncards))
+    assert colours == {0, 1, 2, 3}
+    # seat 1 lacks three colours and holds 12 cards: only 8 unseen cards are blue, the other 4 are any colour
+    hlen0 = np.array([3, 12, 6], np.int64)
+    rng = np.array([np.uint64(7)], np.uint64)
+    hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
+    assert determinize_nb(0, 3, 0, False, fcol, frank, hand0, hlen0, ncards - 22, disc0, 1, known,
+                          (0b0111 << 4), rng, hand, pile, np.zeros(ncards, np.int64), np.zeros(ncards, np.int64),
+                          np.zeros(E.NKINDS, np.int64))
+    assert sum(fcol[0, c] == 3 for c in hand[1, :12]) >= 8

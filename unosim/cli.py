@@ -1,4 +1,4 @@
-"""Command line: ``unosim simulate | rules | presets | demo | report | plot | trace | tournament | tune``.
+"""Command line: ``unosim simulate | rules | presets | demo | report | plot | trace | tournament | tune | skill``.
 
 Every bad input ends with a one-line ``error: ...`` on stderr and exit code 2, never a traceback.
 """
@@ -1097,7 +1097,60 @@ def decks_cmd() -> None:
     click.echo(format_decks())
 
 
+@main.command("skill")
+@click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
+@click.option("--deck", default="classic", show_default=True, help="Deck.")
+@click.option("--players", default="2", show_default=True, help="Seats at the table, 2..10.")
+@click.option("--strong", default="expert", show_default=True, help="The strong player of the headline.")
+@click.option("--rounds", default="4000", show_default=True, help="Rounds per cell of a heuristic player.")
+@click.option("--matches", default="200", show_default=True, help="Matches to 500 per match cell (0: none).")
+@click.option("--search-rounds", default="60", show_default=True,
+              help="Rounds per cell of a search player and of the ceiling (0: none).")
+@click.option("--budgets", default="16,64", show_default=True, help="lookahead rollouts on the ladder, a comma list.")
+@click.option("--ceiling-rollouts", default="64", show_default=True, help="Rollouts of the cheat_ceiling player.")
+@click.option("--no-ladder", is_flag=True, help="Only the headline.")
+@click.option("--sweep", is_flag=True, help="Instead: the strong player's skill share with 2-10 players, the main "
+                                            "presets and UNO Flip (--rounds and --matches per cell).")
+@click.option("--seed", default="1", show_default=True, help="Master seed (the same deals in every cell).")
+@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--out", default=None, help="Directory for the page (summary.md, report.html), charts and CSV tables.")
+def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
+              sweep, seed, threads, out) -> None:
+    """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
+    from .skill_scale import format_skill, format_sweep, skill_answer, skill_sweep, write_skill_page
+
+    if sweep:
+        try:
+            t = skill_sweep(strong=strong, rounds=_int("rounds", rounds), matches=_int("matches", matches),
+                            seed=_int("seed", seed), threads=_int("threads", threads))
+        except ValueError as e:
+            raise _fail(e) from None
+        click.echo(format_sweep(t))
+        out_dir = _check_out(out)
+        if out_dir is not None:
+            t.to_csv(out_dir / "sweep.csv", index=False)
+            click.echo(f"table: {out_dir / 'sweep.csv'}")
+        return
+    try:
+        blist = [_int("budgets", b.strip()) for b in budgets.split(",") if b.strip()]
+        out_dir = _check_out(out, create=False)
+        a = skill_answer(rules=rules, deck=deck, players=_int("players", players), strong=strong,
+                         rounds=_int("rounds", rounds), matches=_int("matches", matches),
+                         search_rounds=_int("search-rounds", search_rounds), budgets=blist,
+                         ceiling_rollouts=_int("ceiling-rollouts", ceiling_rollouts), seed=_int("seed", seed),
+                         threads=_int("threads", threads), ladder=not no_ladder,
+                         echo=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None)
+    except ValueError as e:
+        raise _fail(e) from None
+    click.echo(format_skill(a))
+    if out_dir is not None:
+        paths = write_skill_page(a, out_dir)
+        click.echo(f"report: {paths['report.html']}")
+
+
 add_examples(main)
+
+
 def _os_error_line(e: OSError) -> str:
     if e.filename:
         return (f"{e.filename!r}: {e.strerror or e}; accepted: a path on a disk with free space that you can read "

@@ -144,6 +144,7 @@ EXAMPLES = {
     "rerun": "unosim rerun runs/a -o runs/a-again",
     "tournament": "unosim tournament -p random,greedy,hold_wilds -g 10k",
     "tune": "unosim tune --policy greedy --budget 60k -o tuned/greedy",
+    "skill": "unosim skill --players 4 --out results/skill\nunosim skill --sweep",
 }
 
 

@@ -115,6 +115,12 @@ OBS_KNOWN_AT = 23     # offset of the known-cards region: obs[obs[OBS_KNOWN_AT] 
 OBS_HLEN = 24         # hand size of every seat (MAXP slots; 0 for a seat out of the round)
 OBS_ACTIVE = 34       # 1 for a seat in the round (MAXP slots)
 OBS_SCORE = 44        # match scores of every seat (MAXP slots; 0 in round mode)
+OBS_VOIDS = 54        # inferred voids: bit 4 * s + c set when seat s drew for its turn while c was the current
+#                       colour (active face) and has received no card since but that draw.  A table player's
+#                       inference from public events: true whenever seats draw only with nothing playable and
+#                       play a playable drawn card of that colour (greedy, hold_wilds and expert do).  A swap
+#                       moves it with the hand; a 0's rotation and a one-card exchange clear it; on UNO Flip it
+#                       holds only while the side it was learned on is up.
 OBS_HAND = 56         # own hand as counts over the NKINDS kinds (active face)
 OBS_PLAYED = OBS_HAND + NKINDS    # discard pile as counts over kinds (played since the last reshuffle)
 OBS_BACKS = OBS_PLAYED + NKINDS   # UNO Flip: seat s's visible back faces at OBS_BACKS + s * NKINDS

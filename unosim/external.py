@@ -222,7 +222,7 @@ def register_class(cls: type, source: str) -> str:
                                params={k: j for j, k in enumerate(params)},
                                defaults={k: float(v) for k, v in params.items()},
                                ranges={**{k: (-1e300, 1e300) for k in params}, **getattr(cls, "ranges", {})},
-                               source=source))
+                               source=source, cheat=bool(getattr(cls, "cheat", False))))
     _CLASSES[name] = (cls, source)
     return name
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from numba import njit, types
 
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
-from .nb import _SYM_PRI, SLOT_SIG, LazyKernels
+from .nb import _DRAW_N, _SYM_PRI, SLOT_SIG, LazyKernels
 
 # the signature of a policy function (the slot adds ``which`` in front)
 POLICY_SIG = types.int64(types.int64, types.int64[::1], types.float64[::1], types.uint64[::1])
@@ -314,6 +314,89 @@ def weighted_nb(kind, obs, params, rng):
     return greedy_obs_nb(kind, obs, params, rng)
 
 
+# ---- expert: public voids, the colour left behind, tempo with two players --------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def seat_void(obs, s, col):
+    """Whether seat s showed it holds no card of colour col (enums.OBS_VOIDS)."""
+    return col >= 0 and col < NCOLORS and (obs[OBS_VOIDS] >> (4 * s + col)) & 1 != 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def takes_turn(obs, r):
+    """Whether a coloured card of rank r takes the next player's turn (Skip, Skip Everyone, a Draw card;
+    a Reverse with two players)."""
+    return r == SKIP or r == SKIP_ALL or _DRAW_N[r] > 0 or (r == REVERSE and obs[OBS_N_ACTIVE] == 2)
+
+
+@njit(cache=True, _nrt=False)
+def expert_play_score(obs, k, nxt, danger, points):
+    """The score of legal option k at a play decision (the highest is played)."""
+    v = opt_value(obs, k)
+    col = v // NRANKS
+    r = v % NRANKS
+    close = obs[OBS_HLEN + nxt] <= danger
+    if col == BLACK:
+        sc = -60.0 if obs[OBS_HLEN + obs[OBS_SEAT]] > 2 else 60.0  # keep wilds for the last cards
+        if close and r != WILD and r != INVIS_WILD:
+            sc += 60.0
+        return sc
+    sc = points * opt_info(obs, k)  # points: shed the costly cards first
+    # the colour left behind: cards of it still held after this one, and the next player shown to lack it
+    sc += 10.0 * (color_count(obs, OBS_HAND, col) - 1)
+    if seat_void(obs, nxt, col):
+        sc += 20.0
+    if takes_turn(obs, r):
+        if close:
+            sc += 60.0 + 10.0 * _DRAW_N[r]
+        elif obs[OBS_N_ACTIVE] == 2:
+            # a free turn: worth most with a card to follow it (its colour, its symbol or a wild)
+            follow = color_count(obs, OBS_HAND, col) - 1 + color_count(obs, OBS_HAND, BLACK)
+            for c2 in range(NCOLORS):
+                if c2 != col:
+                    follow += obs[OBS_HAND + c2 * NRANKS + r]
+            sc += 15.0 + (15.0 if follow > 0 else 0.0)
+    return sc
+
+
+@njit(cache=True, _nrt=False)
+def expert_nb(kind, obs, params, rng):
+    """Scores each legal card by the colour it leaves behind (cards of it still held; +2 cards' worth when
+    the next player showed it lacks that colour by drawing, enums.OBS_VOIDS), takes a free turn with a
+    Skip, Reverse or Draw card at two players (more when a card can follow it), aims them at a next
+    player holding ``danger`` cards or fewer, keeps wilds while it holds more than ``hold`` cards (draws
+    rather than play one), names the colour it holds most (ties: one the next player lacks), plays a
+    playable drawn card, and challenges a Wild Draw Four when the chance it was a bluff exceeds
+    ``challenge`` (1: never, right against players who never bluff); ``points`` per point of a card is
+    its weight against the 10 per card of colour kept.  params: danger, hold, challenge, points.
+    Everything else as greedy."""
+    nxt = next_seat(obs)
+    if kind == D_PLAY:
+        best = -1
+        bs = -1e300
+        for k in range(obs[OBS_NLEGAL]):
+            sc = expert_play_score(obs, k, nxt, params[0], params[3])
+            if sc > bs:
+                bs = sc
+                best = k
+        if best >= 0 and bs < 0.0 and obs[OBS_NONE_OK] != 0 and obs[OBS_HLEN + obs[OBS_SEAT]] > params[1] and \
+                opt_value(obs, best) // NRANKS == BLACK and min_opponent_hand(obs) > params[0]:
+            return -1  # only a wild to play, and no hurry: draw and keep it
+        return best
+    if kind == D_COLOR:
+        best = 0
+        bs = -1
+        for col in range(NCOLORS):
+            sc = 2 * color_count(obs, OBS_HAND, col) + (1 if seat_void(obs, nxt, col) else 0)
+            if sc > bs:
+                bs = sc
+                best = col
+        return best
+    if kind == D_PLAY_DRAWN:
+        return 1
+    if kind == D_CHALLENGE:
+        return 1 if guilty_probability(obs) > params[2] else 0
+    return greedy_obs_nb(kind, obs, params, rng)
+
 # ---- the registry and the slot ----------------------------------------------------------------------
 # name -> (function, {parameter: (default, low, high)}); ids are positions (which = pol - POL_SLOT)
 HEURISTICS = {
@@ -330,6 +413,8 @@ HEURISTICS = {
                                "action": (0.0, -1000.0, 1000.0), "wild": (-100.0, -1000.0, 1000.0),
                                "color_held": (0.0, -1000.0, 1000.0), "attack_next": (0.0, -1000.0, 1000.0),
                                "draw": (-1000.0, -1000.0, 1000.0)}),
+    "expert": (expert_nb, {"danger": (2.0, 0.0, 200.0), "hold": (3.0, 0.0, 200.0), "challenge": (1.0, 0.0, 1.0),
+                           "points": (0.3, 0.0, 100.0)}),
 }
 WHERE = {
     "hold_wilds": "a common table heuristic (wilds are the most flexible card; keep them for the end game)",
@@ -340,6 +425,8 @@ WHERE = {
     "challenger": "docs/rules.md 1.11: the challenge is a bet on the hidden hand",
     "bluffer": "docs/rules.md 1.10-1.11: an illegal Wild Draw Four is a bluff only a challenge punishes",
     "weighted": "a linear evaluation to be tuned (the next issue tunes the weights)",
+    "expert": "the public strong hand-written players (brute-force-lab's 05-uno expert, chausner/UnoAI's "
+              "MixBot2): opponents' inferred voids, the colour left behind, tempo cards with two players",
 }
 
 
@@ -365,6 +452,8 @@ def heuristics_slot_nb(which, kind, obs, params, rng):
         return bluffer_nb(kind, obs, params, rng)
     if which == 7:
         return weighted_nb(kind, obs, params, rng)
+    if which == 8:
+        return expert_nb(kind, obs, params, rng)
     return -2
 
 

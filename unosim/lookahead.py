@@ -7,7 +7,9 @@ At each normal-turn play decision (which card to play, or to draw) the player
    the Wild Draw Four bluffs where the rules allow them, and drawing where drawing is allowed;
 2. samples ``rollouts`` *determinizations* of what it cannot see: the cards that are neither in its
    own hand nor on the discard pile are shuffled into the other hands (each keeping its size) and the
-   draw pile.  On UNO Flip a card in another hand must keep the back face everyone sees;
+   draw pile.  On UNO Flip a card in another hand must keep the back face everyone sees; on a
+   one-sided deck a hand gets no card of a colour its seat showed it lacks by drawing for its turn
+   (``obs[OBS_VOIDS]``; ``voids=0`` turns this off) while the unseen cards allow;
 3. for each determinization, plays the round out once per candidate from the copied state (the
    engine's snapshot at this decision, :mod:`unosim.nb`), every seat playing the fast built-in
    rollout policy (``greedy``, or ``random`` with ``greedy_rollouts=0``) after the candidate move.
@@ -54,7 +56,7 @@ from numba import njit, types
 
 from . import enums as E
 from . import nb
-from .enums import NKINDS, NPP, NRANKS, POL_FORCED
+from .enums import NCOLORS, NKINDS, NPP, NRANKS, POL_FORCED
 from .external import Decision, PythonPolicy, RoundState, known_region, register_class
 from .nb import I1, I2, SLOT, LazyKernels, i8
 from .policies import PolicyError
@@ -110,11 +112,13 @@ def _back_nb(c, side, fcol, frank):
 
 
 @njit(cache=True, _nrt=False)
-def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known, rng,
-                   hand, pile, mark, unseen, backs):
+def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known, voids,
+                   rng, hand, pile, mark, unseen, backs):
     """Deal the unseen cards at random into the other hands (same sizes; on a two-sided deck each hand
     keeps its multiset of visible backs; on a one-sided deck each hand first gets the cards this seat knows
-    it holds, ``known[s * NKINDS + kind]``) and the draw pile.  Returns False when the cards do not add up."""
+    it holds, ``known[s * NKINDS + kind]``, then no card of a colour it showed it lacks, ``voids`` as
+    enums.OBS_VOIDS packs them, while the unseen cards allow) and the draw pile.  Returns False when the
+    cards do not add up."""
     k = _unseen_nb(seat, hand0, hlen0, disc0, disc_n, mark, unseen)
     for i in range(k - 1, 0, -1):
         j = nb.randint_nb(rng, i + 1)
@@ -167,8 +171,14 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, 
                         m -= 1
                     j += 1
             j = 0
+            void = (voids >> (4 * q)) & 15
             while i < hlen0[q]:
-                if mark[j] == 0:
+                if j >= k:  # too few unseen cards outside the voids: the rest from any colour
+                    void = 0
+                    j = 0
+                    continue
+                col = fcol[side, unseen[j]]
+                if mark[j] == 0 and (col >= NCOLORS or (void >> col) & 1 == 0):
                     mark[j] = 1
                     hand[q, i] = unseen[j]
                     i += 1
@@ -188,12 +198,12 @@ entry = LazyKernels(globals())
 
 # forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1) of candidate j
 _ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1,
-                           I1, I1, I2, I2, I1, I1, SLOT)
+                           I1, I1, I2, I2, I1, i8, I1, SLOT)
 
 
 @entry(_ROLLOUT_SIG, cache=True, nogil=True)
 def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hlen0, disc0, active0,
-                st0, res0, forced, wins, known, obs, ufn):
+                st0, res0, forced, wins, known, voids, obs, ufn):
     """Play ``nroll`` determinizations x candidates playouts from the snapshot (hand0 ... res0; the draw pile
     is what the determinization deals); ``obs`` is a scratch observation buffer (enums.obs_size); wins[0, j]
     counts the playouts candidate j won, wins[1, j] those whose outcome differs from candidate 0's on the
@@ -222,7 +232,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     for r in range(nroll):
         drng[0] = nb.mix64_nb(seed + np.uint64(r) * nb._GOLDEN)
         if not determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known,
-                              drng, hand_d, pile_d, mark, unseen, backs):
+                              voids, drng, hand_d, pile_d, mark, unseen, backs):
             return -1
         roll_seed = nb.next_u64_nb(drng)
         for j in range(forced.shape[0]):
@@ -326,23 +336,25 @@ def _forced_rows(moves: list[tuple[int, int, int]]) -> np.ndarray:
 
 class Lookahead(PythonPolicy):
     """Flat Monte Carlo with determinization: at each play decision, samples the unseen cards `rollouts`
-    times and plays every candidate move out with greedy (random with greedy_rollouts=0); plays the
+    times (no other hand gets a colour it showed it lacks by drawing, unless voids=0) and plays every
+    candidate move out with greedy (random with greedy_rollouts=0); plays the
     finalist that won most if it beat greedy's move by more than z paired standard errors, else
     greedy's move; every other decision is greedy's (unosim.lookahead)."""
 
     name = "lookahead"
-    params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0}
-    ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0)}
+    params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0, "voids": 1}
+    ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0), "voids": (0, 1)}
     uses_state = True
 
     def __init__(self, **params: float) -> None:
         super().__init__(**params)
-        for key in ("rollouts", "greedy_rollouts"):
+        for key in ("rollouts", "greedy_rollouts", "voids"):
             if float(self.p[key]) != int(self.p[key]):
                 raise PolicyError(f"lookahead parameter {key}={self.p[key]!r} must be a whole number")
         self.rollouts = int(self.p["rollouts"])
         self.base = E.POL_GREEDY if int(self.p["greedy_rollouts"]) else E.POL_RANDOM
         self.z = float(self.p["z"])
+        self.voids = int(self.p["voids"])  # 1: deal no other hand a colour it showed it lacks (OBS_VOIDS)
         self.follow = (-1, 0)  # the follow-up decision of the move just played (a colour, a swap target)
 
     def decide(self, d: Decision) -> int:
@@ -402,12 +414,36 @@ class Lookahead(PythonPolicy):
         t0 = time.perf_counter()
         got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
                                        seed, s.hand, s.hlen, s.disc, s.active, s.st, s.res,
-                                       _forced_rows(moves), out, _known_of(d),
+                                       _forced_rows(moves), out, self.known_counts(d, s),
+                                       int(d.obs[E.OBS_VOIDS]) if self.voids else 0,
                                        np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), s.slot)
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
         COUNTERS.add(0, got, time.perf_counter() - t0)
         return moves, [int(w) for w in out[0]], [int(w) for w in out[1]]
 
+    def known_counts(self, d: Decision, s: RoundState) -> np.ndarray:
+        """What the determinizations must deal to each other hand: what this seat was shown."""
+        return _known_of(d)
+
+
+class CheatCeiling(Lookahead):
+    """CHEAT, the top of the skill scale, not a player: lookahead whose determinizations deal every other
+    hand exactly as it is (it sees all hands; only the draw pile's order stays hidden and is sampled).
+    Plays only where asked for by name (never in a list of all policies).  On UNO Flip the backs already
+    fix much of each hand and the faces are sampled as lookahead does."""
+
+    name = "cheat_ceiling"
+    cheat = True
+
+    def known_counts(self, d: Decision, s: RoundState) -> np.ndarray:
+        known = np.zeros(E.MAXP * E.NKINDS, np.int64)
+        for q in range(s.n):
+            if q != d.seat:
+                for c in s.hand[q, :s.hlen[q]]:
+                    known[q * NKINDS + int(s.fcol[d.side, c]) * NRANKS + int(s.frank[d.side, c])] += 1
+        return known
+
 
 register_class(Lookahead, "built-in")
+register_class(CheatCeiling, "built-in")

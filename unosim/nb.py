@@ -64,7 +64,9 @@ ST_FORCE_BASE = 13  # POL_FORCED: the policy (POL_RANDOM / POL_GREEDY) the seat 
 ST_FORCE = 14       # POL_FORCED: (decision kind, answer) pairs at ST_FORCE + 2k
 ST_SNAP = 18        # the loop state of the round at the snapshot (see _snap_save); NSNAP slots
 NSNAP = 24
-NST = ST_SNAP + NSNAP
+ST_VOID = ST_SNAP + NSNAP  # per seat: the colours it showed it lacks (bits 0-3) and the side then (bit 4) + 1;
+#                            0 = nothing known.  Cleared when the seat receives a card (see enums.OBS_VOIDS)
+NST = ST_VOID + MAXP
 MODE_SNAPSHOT = 1
 MODE_RESUME = 2
 # the rule switches _fast_turns_nb reads, as bits of one argument
@@ -329,7 +331,37 @@ def draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log):
     if c >= 0:
         hand[p, hlen[p]] = c
         hlen[p] += 1
+        st[ST_VOID + p] = 0  # a card nobody saw: what the seat showed it lacked may be in hand again
     return c
+
+
+@njit(cache=True, _nrt=False)
+def _mark_void(st, p, col, side):
+    """Seat p showed it holds no card of colour col on side ``side`` (it drew: nothing was playable)."""
+    if col < 0 or col >= NCOLORS:
+        return
+    rec = st[ST_VOID + p]
+    mask = (rec - 1) & 15 if rec > 0 and ((rec - 1) >> 4) == side else 0
+    st[ST_VOID + p] = (mask | (1 << col) | (side << 4)) + 1
+
+
+@njit(cache=True, _nrt=False)
+def _swap_voids(st, a, b):
+    """Hands a and b were swapped: what was known of each hand goes with it."""
+    t = st[ST_VOID + a]
+    st[ST_VOID + a] = st[ST_VOID + b]
+    st[ST_VOID + b] = t
+
+
+@njit(cache=True, _nrt=False)
+def _void_bits(st, n, side, active):
+    """The public voids of every seat in the round as OBS_VOIDS packs them."""
+    bits = np.int64(0)
+    for s in range(n):
+        rec = st[ST_VOID + s]
+        if active[s] != 0 and rec > 0 and ((rec - 1) >> 4) == side:
+            bits |= np.int64((rec - 1) & 15) << (4 * s)
+    return bits
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -725,7 +757,9 @@ def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
 def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_action, restriction, hand, hlen,
                    pile, disc, fcol, frank, st, rng, log):
     """p draws instead of playing: one card, or until one is playable (draw_until_playable, and a Speed
-    Uno colour turn).  Returns (the last card drawn or -1 when nothing was left, whether it is playable)."""
+    Uno colour turn).  Returns (the last card drawn or -1 when nothing was left, whether it is playable).
+    Everybody takes it that p held no card of the current colour (a table player's inference: see
+    enums.OBS_VOIDS)."""
     got = -1
     playable = False
     while True:
@@ -741,6 +775,7 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
             playable = False
         if playable or not (dup or color_turn):
             break
+    _mark_void(st, p, cur, side)
     return got, playable
 
 
@@ -944,6 +979,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
             st[k] = 0
     else:
         for k in range(ST_MODE):
+            st[k] = 0
+        for k in range(ST_VOID, ST_VOID + MAXP):
             st[k] = 0
         for k in range(res.shape[0]):
             res[k] = 0
@@ -1700,6 +1737,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                             _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
                             _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
                         _swap_hands(actor, tgt, hand, hlen)
+                        _swap_voids(st, actor, tgt)
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
@@ -1708,6 +1746,8 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                         for s in range(n):
                             _learn_nb(obs, s, 1 << s, hand, hlen)
                     _rotate_hands(n, 1 if zero_left else d, active, hand, hlen, tmp)
+                    for s in range(n):
+                        st[ST_VOID + s] = 0
                     res[RES_SWAPS] += 1
                     if logon:
                         _log(log, st, EV_SWAP, actor, play_c, -1, 1 if zero_left else d)
@@ -1728,6 +1768,7 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                             _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
                             _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
                         _swap_hands(actor, tgt, hand, hlen)
+                        _swap_voids(st, actor, tgt)
                         res[RES_SWAPS] += 1
                         if logon:
                             _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
@@ -1739,8 +1780,11 @@ def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol
                                 _learn_nb(obs, actor, 1 << actor, hand, hlen)
                                 _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
                             _swap_hands(actor, tgt, hand, hlen)
+                            _swap_voids(st, actor, tgt)
                         else:
                             ga, gb = _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                            st[ST_VOID + actor] = 0
+                            st[ST_VOID + tgt] = 0
                             if obs_on and ga >= 0 and st[ST_ERR] == 0:
                                 # each knows the card it gave
                                 kn0 = _seen_at(obs, ncards)
@@ -2035,6 +2079,7 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fc
         obs[OBS_HLEN + s] = hlen[s] if on else 0
         na += 1 if on else 0
     obs[OBS_N_ACTIVE] = na
+    obs[OBS_VOIDS] = _void_bits(st, n, side, active)
     for k in range(NKINDS):
         obs[OBS_HAND + k] = 0
     for i in range(hlen[p]):

@@ -56,6 +56,7 @@ class PolicyInfo:
     defaults: dict[str, float] = field(default_factory=dict)  # parameter name -> value when not given (else 0)
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # accepted [lo, hi]; [0, 1] if absent
     source: str = "built-in"  # or the policy file that defines it
+    cheat: bool = False  # sees what no player at the table sees: played only where asked for by name
 
     def param_range(self, key: str) -> tuple[float, float]:
         return self.ranges.get(key, (0.0, 1.0))
@@ -84,8 +85,15 @@ def register_policy(info: PolicyInfo) -> None:
 
 def public_names() -> list[str]:
     """Policies a user can name (built-ins, heuristics, loaded policy files); ``scripted`` needs a script,
-    and names starting with ``_`` are the project's internals (the seats of :class:`unosim.Game`)."""
-    return [n for n in POLICIES if n != "scripted" and not n.startswith("_")]
+    and names starting with ``_`` are the project's internals (the seats of :class:`unosim.Game`); a cheat
+    (``cheat_ceiling``) is left out of every list too: it plays only where named."""
+    return [n for n, info in POLICIES.items() if n != "scripted" and not n.startswith("_") and not info.cheat]
+
+
+def is_cheat(name: str) -> bool:
+    """Whether the policy ``name`` sees hidden cards (the top of the skill scale, never a player)."""
+    info = POLICIES.get(name)
+    return info is not None and info.cheat
 
 
 @dataclass(frozen=True)
@@ -142,7 +150,7 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     name, _, rest = t.partition("(")
     name = name.strip().lower()
     allowed = public_names() + (["scripted"] if allow_scripted else [])
-    if name not in allowed and not (name.startswith("_") and name in POLICIES):  # internals: named, not listed
+    if name not in allowed and not is_cheat(name) and not (name.startswith("_") and name in POLICIES):
         raise _unknown(name or t, allowed)
     info = POLICIES[name]
     params: dict[str, float] = {}

@@ -51,8 +51,11 @@ shown: once this round a hand was passed or shown (a 7 / 0 / 5 swap passes whole
 its victim's hand to everybody, a Wild Draw Four challenge shows the offender's hand to the challenger,
 docs/rules.md 1.9), ``obs[OBS_KNOWN_ON]`` is 1 and ``obs[obs[OBS_KNOWN_AT] + seat * NKINDS + kind]`` counts
 the cards of that kind it knows are in that seat's hand (a card it saw stays known until it is
-played; a card drawn later is unknown).  It never holds other hands' unseen faces or the order of
-the draw pile.
+played; a card drawn later is unknown).  ``OBS_VOIDS`` holds the colours each seat showed it lacks:
+bit ``4 * seat + colour`` is set when that seat drew for its turn while the colour was current and has
+received no card since but that draw (a table player's inference from public draws; true whenever
+seats draw only with nothing playable and play a playable drawn card of that colour).  It never holds
+other hands' unseen faces or the order of the draw pile.
 
 Writing a policy
 ----------------
@@ -498,6 +501,7 @@ def format_policies() -> str:
         if name not in public_names():
             continue
         mark = "" if info.source == "built-in" else f"  [user: {info.source}]"
+        mark += "  [CHEAT: sees every hand; plays only where named]" if info.cheat else ""
         params = _param_text(name)
         first = info.description.split(". ")[0].rstrip(".")
         lines.append(f"  {name}({params}){mark}" if params else f"  {name}{mark}")

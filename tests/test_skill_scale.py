@@ -1,0 +1,169 @@
+"""``unosim skill`` (unosim.skill_scale) and the ceiling player ``cheat_ceiling``: refused wherever it is not
+asked for by name, and it sees the real hands."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from unosim import enums as E
+from unosim.cli import run as cli_run
+from unosim.errors import PolicyError
+from unosim.lookahead import CheatCeiling, Lookahead
+from unosim.policies import POLICIES, is_cheat, parse_policies, parse_policy, public_names
+from unosim.policy_api import format_policies
+from unosim.skill_scale import (
+    format_skill,
+    ladder_players,
+    rating,
+    rounds_to_see,
+    skill_answer,
+    skill_share,
+    variance_share,
+    write_skill_page,
+)
+
+
+# ---- the formulas -------------------------------------------------------------------------------------
+def test_skill_share_is_zero_at_the_fair_share_and_one_for_always_winning():
+    assert skill_share(0.5, 2) == 0.0
+    assert skill_share(1.0, 4) == 1.0
+    assert skill_share(0.68, 2) == pytest.approx(0.36)
+    assert skill_share(0.25, 4) == pytest.approx(0.0)
+
+
+def test_rating_is_elo_for_two_players_and_zero_at_the_fair_share():
+    assert rating(0.5, 2) == pytest.approx(0.0)
+    assert rating(0.25, 4) == pytest.approx(0.0)
+    assert rating(0.75, 2) == pytest.approx(400 * math.log10(3))  # +191 Elo
+    assert rating(0.4, 4) > rating(0.3, 4) > 0
+
+
+def test_rounds_to_see_an_edge():
+    # 68% against 50%: z^2 * 0.68 * 0.32 / 0.18^2 = 25.8 -> 26 rounds
+    assert rounds_to_see(0.68, 2) == 26
+    assert rounds_to_see(0.26, 4) == math.ceil(1.959963984540054 ** 2 * 0.26 * 0.74 / 0.01 ** 2)
+    assert math.isinf(rounds_to_see(0.5, 2))
+
+
+def test_variance_share_is_fixed_by_the_edge():
+    """A +1 point edge at a 25% base explains about 0.013% of the variance (the issue's example)."""
+    assert variance_share(0.26, 4) == pytest.approx(0.01 ** 2 / (4 * 0.255 * 0.745))
+    assert variance_share(0.26, 4) == pytest.approx(0.000132, abs=2e-6)
+    assert variance_share(0.5, 2) == 0.0
+
+
+def test_ladder_is_graded_from_random_to_the_ceiling():
+    lad = ladder_players([16, 64], 32)
+    assert lad[:2] == ["random", "greedy"]
+    assert lad[-1] == "cheat_ceiling(rollouts=32)"
+    assert lad.index("expert") < lad.index("lookahead(rollouts=16)") < lad.index("lookahead(rollouts=64)")
+    assert all(parse_policy(p) for p in lad)
+
+
+# ---- the ceiling is a cheat: refused where it is not named -----------------------------------------------
+def test_ceiling_is_left_out_of_every_list_but_plays_where_named():
+    assert is_cheat("cheat_ceiling") and not is_cheat("lookahead") and not is_cheat("expert")
+    assert "cheat_ceiling" not in public_names()
+    assert "lookahead" in public_names() and "expert" in public_names()
+    assert str(parse_policy("cheat_ceiling(rollouts=8)")) == "cheat_ceiling(rollouts=8)"
+    with pytest.raises(PolicyError) as e:
+        parse_policy("cheat")  # a near miss does not offer it
+    assert "cheat_ceiling" not in str(e.value)
+    with pytest.raises(PolicyError) as e:
+        parse_policies("nonsense", 2)
+    assert "cheat_ceiling" not in str(e.value)
+    assert "CHEAT" in [ln for ln in format_policies().splitlines() if "cheat_ceiling" in ln][0]
+    assert POLICIES["cheat_ceiling"].cheat and not POLICIES["lookahead"].cheat
+
+
+def test_ceiling_is_not_offered_to_tuning():
+    from unosim import tune
+
+    assert "cheat_ceiling" not in tune.tunable_policies() and "lookahead" in tune.tunable_policies()
+
+
+class _State:
+    def __init__(self, hand, hlen, n, fcol, frank):
+        self.hand, self.hlen, self.n, self.fcol, self.frank = hand, hlen, n, fcol, frank
+
+
+class _D:
+    seat, side = 0, 0
+
+
+def test_ceiling_deals_the_real_hands_and_lookahead_only_what_it_was_shown():
+    fcol = np.array([[0, 1, 2, 3, 4, 0], [0, 1, 2, 3, 4, 0]])
+    frank = np.array([[5, 6, 7, 8, 13, 5], [5, 6, 7, 8, 13, 5]])
+    hand = np.array([[0, 1, 0], [2, 4, 5], [3, 0, 0]])
+    s = _State(hand, np.array([2, 3, 1]), 3, fcol, frank)
+    known = CheatCeiling().known_counts(_D(), s).reshape(E.MAXP, E.NKINDS)
+    assert known[0].sum() == 0  # its own hand is its own
+    assert known[1, 2 * E.NRANKS + 7] == 1 and known[1, 4 * E.NRANKS + 13] == 1 and known[1, 0 * E.NRANKS + 5] == 1
+    assert known[2, 3 * E.NRANKS + 8] == 1 and known.sum() == 4
+    d = type("D", (), {"obs": np.zeros(E.obs_size(6), np.int64)})()
+    assert Lookahead().known_counts(d, s).sum() == 0  # nothing shown: nothing known
+
+
+def test_ceiling_beats_lookahead_of_the_same_budget_on_the_same_deals():
+    from unosim import simulate
+
+    n = 60
+    ceil = simulate(players=2, policies="cheat_ceiling(rollouts=16),greedy", games=n, seed=4, threads=1,
+                    seating="rotate")
+    look = simulate(players=2, policies="lookahead(rollouts=16),greedy", games=n, seed=4, threads=1,
+                    seating="rotate")
+    wc = int((ceil.records["winner_policy"] == 0).sum())
+    wl = int((look.records["winner_policy"] == 0).sum())
+    assert wc >= wl - 3, (wc, wl)  # seeing the hands never hurts much; usually helps (small sample)
+
+
+# ---- the study ----------------------------------------------------------------------------------------
+def test_skill_answer_small_run_writes_text_and_page(tmp_path):
+    a = skill_answer(players=2, rounds=300, matches=4, search_rounds=3, budgets=[4], ceiling_rollouts=4, seed=2,
+                     threads=1)
+    h = a.headline
+    assert list(h["field"]) == ["random", "random", "random", "greedy", "greedy", "greedy"]
+    assert list(h["unit"]) == ["round", "match", "round"] * 2
+    r = h.iloc[0]
+    assert r["lo"] <= r["p"] <= r["hi"] and r["share"] == pytest.approx(2 * r["p"] - 1)
+    assert len(a.ladder) == len(ladder_players([4], 4))
+    text = format_skill(a)
+    assert "skill share" in text and "Ladder" in text and "Footnote" in text and "unosim skill" in text
+    files = write_skill_page(a, tmp_path)
+    assert files["report.html"].exists() and (tmp_path / "ladder.png").exists()
+    assert (tmp_path / "skill_share.svg").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["--players", "1"],
+    ["--strong", "nonsense"],
+    ["--rounds", "0"],
+    ["--budgets", "x"],
+    ["--search-rounds", "-1"],
+])
+def test_skill_cli_refuses_bad_input_in_one_line(args, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli_run(["skill", *args])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:"), err
+
+
+def test_skill_sweep_gives_one_share_per_setting_field_and_unit(tmp_path, capsys):
+    from unosim.skill_scale import SWEEP, format_sweep, skill_sweep
+
+    assert [s[3] for s in SWEEP[:9]] == list(range(2, 11)) and SWEEP[-1][2] == "flip"
+    t = skill_sweep(rounds=400, matches=3, seed=3, threads=1,
+                    settings=[("official, 2 players", "official", "classic", 2), ("flip", "official", "flip", 3)])
+    assert len(t) == 2 * 2 * 2
+    assert set(t["unit"]) == {"round", "match"} and set(t["field"]) == {"random", "greedy"}
+    assert ((t["share_lo"] <= t["share"]) & (t["share"] <= t["share_hi"])).all()
+    r = t[(t["setting"] == "flip") & (t["field"] == "random") & (t["unit"] == "round")].iloc[0]
+    assert r["share"] == pytest.approx((r["p"] - 1 / 3) / (2 / 3))
+    assert "s vs greedy per match" in format_sweep(t)
+    with pytest.raises(SystemExit) as e:
+        cli_run(["skill", "--sweep", "--rounds", "0"])
+    assert e.value.code == 2
