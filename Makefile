@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-fast bench lint clean
+.PHONY: install demo test test-fast soak bench lint clean
 
 install: $(STAMP)
 
@@ -18,10 +18,13 @@ demo: install
 	$(VENV)/bin/unosim demo --out results/demo
 
 test: install
-	$(PY) -m pytest -q -n 2 --dist loadgroup tests
+	$(PY) -m pytest -q -n 2 --dist loadgroup -m "not soak" tests
+
+soak: install
+	$(PY) -m pytest -q -n 2 --dist loadgroup -m soak tests
 
 test-fast: install
-	$(PY) -m pytest -q -x -m "not slow" tests
+	$(PY) -m pytest -q -x -m "not slow and not soak" tests
 
 bench: install
 	$(PY) scripts/bench.py

@@ -83,7 +83,7 @@ def test_an_edited_policy_file_is_rerun_through_the_cli(tmp_path):
     _write(tmp_path / "mine.py", NUMBA_FILE, bad=True, name="mine_b")
     second = runner.invoke(main, args)
     assert second.exit_code == 0, second.output
-    rows = [json.loads(r.output)["rows"] for r in (first, second)]
+    rows = [json.loads(r.stdout)["rows"] for r in (first, second)]
     win = [next(r["mean"] for r in rs if r["metric"] == "seat0_win") for rs in rows]
     assert rows[0][0]["key"] != rows[1][0]["key"] and win[0] != win[1]
 
@@ -135,7 +135,7 @@ def test_tournament_and_tune_take_numba_and_python_policy_files(tmp_path, comman
     r = CliRunner().invoke(main, [*command, "--threads", "1", "--json",
                                   *[a for f in files for a in ("--policy-file", f)]])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert {f["path"] for f in out["meta"]["policy_files"]} == {str((tmp_path / n).resolve())
                                                                  for n in ("mine.py", "mine_py.py")}
 

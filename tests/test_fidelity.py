@@ -1,4 +1,4 @@
-"""Fidelity checks (RULES.md sections 4 and 4.20): scenario tests on rigged decks of the exact effect of a
+"""Fidelity checks (docs/rules.md sections 4 and 4.20): scenario tests on rigged decks of the exact effect of a
 rule, and statistics that must move the right way, for the rules an independent check found wrong or left
 unchecked.  Scenario helpers are those of test_house_rules (trace format: ``play SEAT CARD [mode]``,
 ``skipped SEAT``, ``penalty SEAT N``, ``win SEAT``)."""
@@ -13,7 +13,7 @@ from unosim import enums as E
 from unosim import nb
 
 # ================================================================================================
-# deflect_skip (RULES.md 4.6) with two players: a Reverse acts as a Skip (1.17) but is not a Skip
+# deflect_skip (docs/rules.md 4.6) with two players: a Reverse acts as a Skip (1.17) but is not a Skip
 # ================================================================================================
 
 
@@ -41,7 +41,7 @@ def test_answer_mask_leaves_skips_out_after_a_reverse_that_skips() -> None:
 
 
 # ================================================================================================
-# lazy scoring (RULES.md 4.11): the next dealer among tied highest hands, lazy_tie_break
+# lazy scoring (docs/rules.md 4.11): the next dealer among tied highest hands, lazy_tie_break
 # ================================================================================================
 
 
@@ -98,7 +98,7 @@ def test_lazy_random_tie_break_moves_the_deal_away_from_the_seat_after_the_leade
 
 
 # ================================================================================================
-# self_loser (RULES.md 4.20): the first to the limit loses, everyone else wins
+# self_loser (docs/rules.md 4.20): the first to the limit loses, everyone else wins
 # ================================================================================================
 
 
@@ -139,7 +139,7 @@ def _paired(rules_off: str, rules_on: str, **kw):
     return unosim.simulate(rules=rules_off, **kw).records, unosim.simulate(rules=rules_on, **kw).records
 
 
-# ---- UNO BTS (RULES.md 3.2): the Dancing Wild --------------------------------------------------
+# ---- UNO BTS (docs/rules.md 3.2): the Dancing Wild --------------------------------------------------
 
 
 @pytest.mark.parametrize("rules,drawn,next_seat", [
@@ -164,7 +164,7 @@ def test_bts_dancing_wild_dancing_draws_fewer_cards() -> None:
     assert (on["cards_drawn"].to_numpy() <= off["cards_drawn"].to_numpy()).mean() > 0.5
 
 
-# ---- Speed Uno (RULES.md 4.18) with two decks: all 216 cards stay in play -----------------------
+# ---- Speed Uno (docs/rules.md 4.18) with two decks: all 216 cards stay in play -----------------------
 
 
 def test_speed_uno_with_two_decks_conserves_all_216_cards() -> None:
@@ -177,7 +177,7 @@ def test_speed_uno_with_two_decks_conserves_all_216_cards() -> None:
         assert g.end_reason in ("win", "turn_cap"), seed
 
 
-# ---- zero_worth_50 (RULES.md 4.16): only the scoring changes, by 50 a zero -----------------------
+# ---- zero_worth_50 (docs/rules.md 4.16): only the scoring changes, by 50 a zero -----------------------
 
 
 @pytest.mark.parametrize("condition", ["sole_card", "any_zero"])
@@ -198,7 +198,7 @@ def test_zero_worth_50_adds_50_for_each_zero_left_and_changes_nothing_else(condi
     assert dw.mean() > 0
 
 
-# ---- the penalty rules (RULES.md 4.19): more cards drawn -----------------------------------------
+# ---- the penalty rules (docs/rules.md 4.19): more cards drawn -----------------------------------------
 
 
 @pytest.mark.parametrize("rule", ["penalty_general_mistake(p_mistake=0.05)", "penalty_hint(p_hint=0.05)",
@@ -210,7 +210,7 @@ def test_penalty_rules_make_players_draw_more(rule: str) -> None:
     assert diff.mean() > 4.5 * se
 
 
-# ---- double-play jump-in (RULES.md 4.2) ---------------------------------------------------------
+# ---- double-play jump-in (docs/rules.md 4.2) ---------------------------------------------------------
 
 
 def test_double_play_jump_in_adds_jump_ins_as_p_self_jump_wins_grows() -> None:
@@ -259,7 +259,7 @@ def test_lazy_matches_are_ten_rounds_and_the_winner_leads(deck: str) -> None:
     assert np.all(rr["dealer"].to_numpy()[ok] != prev_w[ok])
 
 
-# ---- jump-in combined with stacking (RULES.md 4.1 with 4.5) ----------------------------------------
+# ---- jump-in combined with stacking (docs/rules.md 4.1 with 4.5) ----------------------------------------
 
 
 @pytest.mark.parametrize("resolution,total", [("accumulate", 6), ("transfer", 4)])
@@ -275,7 +275,7 @@ def test_jump_in_then_stacking_adds_the_stack_to_what_the_jump_in_left_pending(r
     assert (g.res["jump_ins"], g.res["max_stack"]) == (1, 2)
 
 
-# ---- play_to_last (RULES.md 4.14): the last player holding cards loses ---------------------------
+# ---- play_to_last (docs/rules.md 4.14): the last player holding cards loses ---------------------------
 
 
 def test_play_to_last_the_loser_is_the_last_hand_and_weaker_players_lose_more() -> None:
@@ -290,7 +290,7 @@ def test_play_to_last_the_loser_is_the_last_hand_and_weaker_players_lose_more() 
     assert lost[[1, 3]].min() > lost[[0, 2]].max()     # random seats are left holding cards more often
 
 
-# ---- the challenge variants (RULES.md 1.11) -----------------------------------------------------
+# ---- the challenge variants (docs/rules.md 1.11) -----------------------------------------------------
 
 
 def test_challenge_innocent_draw_6_makes_wrong_challengers_draw_more_than_4() -> None:

@@ -5,7 +5,7 @@ A folder's *state* (:func:`state`) is None when every reader refuses it, else th
 the seeds their metadata name; after any kill the state is the old command's, the new command's, or
 None.  Kills are injected two ways: in-process at every file operation of the new command
 (:func:`crash_at`), and as SIGKILL of the command line at random moments (a few in the default suite,
-``KILLS_SLOW`` per command under ``-m slow``).
+``KILLS_SLOW`` per command in the soak suite, ``make soak``).
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ def _crash_points(total: int) -> list[int]:
 
 
 @pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report",
-                                  pytest.param("study", marks=pytest.mark.slow)])
+                                  pytest.param("study", marks=pytest.mark.soak)])
 def test_a_crash_at_every_file_operation_never_mixes_the_folder(name, commands):
     tmp, cmds = commands
     old, new = cmds[name]
@@ -284,7 +284,7 @@ def test_sigkill_at_a_random_moment_never_mixes_the_folder(name, commands):
     _kill_at_random_moments(name, KILLS_DEFAULT, commands)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["compare", "sweep", "tournament", "tune", "report", "study"])
 def test_sigkill_at_many_random_moments_never_mixes_the_folder(name, commands):
     _kill_at_random_moments(name, KILLS_SLOW, commands)

@@ -17,9 +17,9 @@ __version__ = "0.1.0"
 #    observation (challenger, users' policies) may decide differently; random and greedy records, and every
 #    round without such a seat, are unchanged.
 # 4: fidelity (issue 28): with deflect_skip and two players, a Reverse that acts as a Skip is no longer
-#    deflected by a Skip of its colour (RULES.md 4.6: only exactly the same card deflects a Skip), in the
+#    deflected by a Skip of its colour (docs/rules.md 4.6: only exactly the same card deflects a Skip), in the
 #    big loop and the fast turns alike; under lazy scoring the next dealer among tied highest hands is
-#    drawn at random from the round's own stream (lazy_tie_break=random, RULES.md 4.11's default; the old
+#    drawn at random from the round's own stream (lazy_tie_break=random, docs/rules.md 4.11's default; the old
 #    rule is lazy_tie_break=first_clockwise).  What changes: rounds with deflect_skip where two players
 #    are at the table (2-player rounds with deflect_skip or everything; everything's play_to_last endgames
 #    with 4 or 6 players), and lazy matches where a tie moved the deal and the starting card is a Reverse

@@ -628,7 +628,7 @@ def format_comparison(df) -> str:
 
 def _robustness_lines(rows, pct) -> list[str]:
     """The robustness check of compare --robust: each arm's key effect under each player model."""
-    from .report import fmt_pm
+    from .fmt import fmt_pm
 
     if not rows:
         return []
@@ -792,7 +792,7 @@ def sweep(file, dry_run, store, threads, out, as_json, robust, policy_files, bac
 def format_sweep(df) -> str:
     """A sweep like compare: per cell the means with 95% half-widths, the paired difference from its baseline
     cell (the first value of the compared axis) with its relative size, then the answer in sentences."""
-    from .report import fmt_pm
+    from .fmt import fmt_pm
 
     a = df.attrs
     m, axis = a["metric"], a.get("compared")

@@ -394,7 +394,7 @@ def run_matches(run: MatchRun) -> SimulationResult:
 
 
 def add_loser_columns(rec: pd.DataFrame, sel: dict[str, np.ndarray]) -> None:
-    """self_loser (RULES.md 4.20): the first to the limit loses and every other seat wins.  ``loser``: the
+    """self_loser (docs/rules.md 4.20): the first to the limit loses and every other seat wins.  ``loser``: the
     seat with the highest final total of a finished match (the one that reached the limit; when several
     cross it in the same round, the highest total, ties to the lowest seat); -1 for a match stopped at
     max_rounds.  ``loser_policy``: the policy in that seat (-1 likewise)."""

@@ -799,7 +799,7 @@ def _answer_mask(pend_kind, top_rank, resp):
     """The card-mask bits (card_masks_nb) of every card that may answer a pending attack of kind
     ``pend_kind`` (a coloured draw card, or SKIP) laid as a card of rank ``top_rank`` under the
     response-window switches ``resp`` (_response_priority's flags): a stack or deflection of the same rank
-    (a Skip deflects only a Skip, not a Reverse that skips with two players: RULES.md 4.6), a Wild Draw
+    (a Skip deflects only a Skip, not a Reverse that skips with two players: docs/rules.md 4.6), a Wild Draw
     Four stacked on it, a bounce with a Reverse, Harry Potter's Invisibility Wild (any black card: a
     superset, which is all it needs to be).  A victim whose hand meets none of them is not asked
     (_response_choice)."""
@@ -2382,7 +2382,7 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
                 return 3
         return 0
     if rk == SKIP:
-        # deflect_skip (RULES.md 4.6): only exactly the same card saves the target of a Skip, so a Skip of
+        # deflect_skip (docs/rules.md 4.6): only exactly the same card saves the target of a Skip, so a Skip of
         # the top card's colour deflects a Skip (top rank, flags >> 16), never a Reverse that acts as a
         # Skip with two players (1.17): that card is a Reverse, and no Skip is the same card as it
         if pend_kind == SKIP and flags & 16 and col == top_col and (flags >> 16) == SKIP:
@@ -2622,7 +2622,7 @@ MEND_ROUND_CAP = 1
 
 @njit(cache=True, _nrt=False)
 def _lazy_dealer_nb(w, n, pts, seated, tie_random, rng):
-    """Lazy scoring (RULES.md 4.11): the seat that deals after a round won by w, the highest points left
+    """Lazy scoring (docs/rules.md 4.11): the seat that deals after a round won by w, the highest points left
     in hand.  Ties: with ``tie_random`` (lazy_tie_break=random, the specification's default) one of the
     tied seats drawn uniformly from the round's own stream ``rng`` (the next round reseeds it, so the draw
     changes nothing else and depends on no thread count); otherwise the first tied seat clockwise from w."""

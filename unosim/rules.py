@@ -6,7 +6,7 @@ plus the deck-specific options of sections 2 and 3 that own a slot in :mod:`unos
 the compiled engine reads (``ri``: int64[NRI], ``rf``: float64[NRF]); one compiled kernel serves every
 variant.  Match-level options (target score, score modes, lazy scoring, partners) and the deck
 (``--deck``: classic, flip, two decks for Speed Uno, ...) are not part of a rule set; lazy scoring's
-tie-break for the next dealer (``lazy_tie_break``, RULES.md 4.11) is, so the rules string records it.
+tie-break for the next dealer (``lazy_tie_break``, docs/rules.md 4.11) is, so the rules string records it.
 
 Rules strings
 -------------

@@ -263,7 +263,7 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from .report import FIGSIZE, OKABE_ITO, save_figure, set_title
+    from .charts import FIGSIZE, OKABE_ITO, save_figure, set_title
 
     t = a.ladder.sort_values("rating")
     fig = Figure(figsize=(FIGSIZE[0], max(3.0, 0.35 * len(t) + 1.2)))
@@ -286,7 +286,7 @@ def _share_chart(a: SkillAnswer, path: Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from .report import FIGSIZE, OKABE_ITO, save_figure, set_title
+    from .charts import FIGSIZE, OKABE_ITO, save_figure, set_title
 
     t = a.headline
     fig = Figure(figsize=FIGSIZE)
