@@ -45,7 +45,7 @@ from . import enums as E
 from . import nb
 from .errors import PolicyAnswerError, policy_raised
 from .heuristics_nb import greedy_obs_nb
-from .policies import POLICIES, PolicyError, PolicyInfo, register_policy
+from .policies import POLICIES, PolicyError, PolicyInfo, check_policy_error, register_policy
 
 
 def kind_name(kind: int, side: int = 0) -> str:
@@ -357,8 +357,6 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
             on_decision(d, v, int(st[nb.ST_ERR_VAL]))
         queue.append(v)
     if st[nb.ST_ERR] == 2:
-        from .policy_api import check_policy_error
-
         check_policy_error(np.array([gi, seatmap[st[nb.ST_ERR_SEAT]], st[nb.ST_ERR_KIND], st[nb.ST_ERR_VAL]]),
                            specs)
     return res, {"hand": hand, "hlen": hlen, "gcol": gcol, "grank": grank, "gpts": gpts, "seatmap": seatmap,

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import enums as E
-from .errors import PolicyError
+from .errors import PolicyAnswerError, PolicyError
 
 
 @dataclass(frozen=True)
@@ -213,3 +213,23 @@ def pack_policies(specs: list[PolicySpec]) -> tuple[np.ndarray, np.ndarray]:
         for k, slot in info.params.items():
             pp[i, slot] = given.get(k, info.param_default(k))
     return pol, pp
+
+
+#: what a policy slot answers when a user policy wrote into the option table of obs (refused as out of range)
+WROTE_OPTIONS = -(1 << 62)
+
+
+def check_policy_error(err: np.ndarray, specs: list[PolicySpec] | None = None) -> None:
+    """Raise the one-line error for a kernel's policy-error record (game, policy index, decision,
+    value); nothing when err[0] < 0."""
+    if err[0] < 0:
+        return
+    who = int(err[1])
+    name = str(specs[who]) if specs is not None and 0 <= who < len(specs) else f"in seat {who}"
+    kind = E.DECISION_NAMES[int(err[2])] if 0 <= err[2] < E.NDECISIONS else str(int(err[2]))
+    if err[3] == WROTE_OPTIONS:
+        raise PolicyAnswerError(f"policy {name!r} wrote into the option table of obs while deciding {kind!r} in "
+                                f"round {int(err[0])}; accepted: a policy that only reads obs")
+    raise PolicyAnswerError(f"policy {name!r} answered decision {kind!r} with {int(err[3])} in round "
+                            f"{int(err[0])}; accepted: an option index 0..nopt-1, or -1 where the "
+                            "decision allows none (see unosim.policy_api)")

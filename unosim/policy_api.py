@@ -116,7 +116,16 @@ from .heuristics_nb import (  # noqa: F401
     opt_value,
 )
 from .nb import rand01_nb, randint_nb  # noqa: F401  (for user policies)
-from .policies import POLICIES, PolicyError, PolicyInfo, PolicySpec, public_names, register_policy
+from .policies import (  # noqa: F401  (check_policy_error, WROTE_OPTIONS: re-exported)
+    POLICIES,
+    WROTE_OPTIONS,
+    PolicyError,
+    PolicyInfo,
+    PolicySpec,
+    check_policy_error,
+    public_names,
+    register_policy,
+)
 
 SIGNATURE = POLICY_SIG
 _SIGNATURE_TEXT = "def NAME(kind, obs, params, rng) -> int (int64, int64[::1], float64[::1], uint64[::1])"
@@ -353,10 +362,6 @@ def slot_for(pol: np.ndarray) -> Any:
     return _REG.slots[key]
 
 
-#: the answer the slot gives when a user policy wrote into the option table (out of range for every decision)
-WROTE_OPTIONS = -(1 << 62)
-
-
 @njit(nogil=True, _nrt=False)
 def options_hash_nb(obs):
     """A 64-bit FNV-1a-style hash of the decision's option table, which the engine reads back after the
@@ -423,22 +428,6 @@ def _uses_nrt(function: Any) -> bool:
 def obs_buffer(deck: Any) -> np.ndarray:
     """An observation / options array for a deck (one per kernel call)."""
     return np.zeros(E.obs_size(int(deck.size)), np.int64)
-
-
-def check_policy_error(err: np.ndarray, specs: list[PolicySpec] | None = None) -> None:
-    """Raise the one-line error for a kernel's policy-error record (game, policy index, decision,
-    value); nothing when err[0] < 0."""
-    if err[0] < 0:
-        return
-    who = int(err[1])
-    name = str(specs[who]) if specs is not None and 0 <= who < len(specs) else f"in seat {who}"
-    kind = E.DECISION_NAMES[int(err[2])] if 0 <= err[2] < E.NDECISIONS else str(int(err[2]))
-    if err[3] == WROTE_OPTIONS:
-        raise PolicyAnswerError(f"policy {name!r} wrote into the option table of obs while deciding {kind!r} in "
-                                f"round {int(err[0])}; accepted: a policy that only reads obs")
-    raise PolicyAnswerError(f"policy {name!r} answered decision {kind!r} with {int(err[3])} in round "
-                            f"{int(err[0])}; accepted: an option index 0..nopt-1, or -1 where the "
-                            "decision allows none (see unosim.policy_api)")
 
 
 def _user_tb(exc: BaseException) -> list:
