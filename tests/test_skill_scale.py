@@ -167,3 +167,17 @@ def test_skill_sweep_gives_one_share_per_setting_field_and_unit(tmp_path, capsys
     with pytest.raises(SystemExit) as e:
         cli_run(["skill", "--sweep", "--rounds", "0"])
     assert e.value.code == 2
+
+
+def test_skill_takes_a_users_policy_file():
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    f = str(Path(__file__).resolve().parents[1] / "scripts" / "policy_example_python.py")
+    r = CliRunner().invoke(main, ["skill", "--policy-file", f, "--strong", "low_first_py", "--players", "2",
+                                  "--rounds", "200", "--matches", "0", "--search-rounds", "0", "--no-ladder"])
+    assert r.exit_code == 0, r.output
+    assert "low_first_py 1 x random round" in r.stdout and f"--policy-file '{f}'" in r.stdout

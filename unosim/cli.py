@@ -1114,15 +1114,17 @@ def decks_cmd() -> None:
 @click.option("--seed", default="1", show_default=True, help="Master seed (the same deals in every cell).")
 @click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("--out", default=None, help="Directory for the page (summary.md, report.html), charts and CSV tables.")
+@_policy_file_option
 def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
-              sweep, seed, threads, out) -> None:
+              sweep, seed, threads, out, policy_files) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
     from .skill_scale import format_skill, format_sweep, skill_answer, skill_sweep, write_skill_page
 
     if sweep:
         try:
             t = skill_sweep(strong=strong, rounds=_int("rounds", rounds), matches=_int("matches", matches),
-                            seed=_int("seed", seed), threads=_int("threads", threads))
+                            seed=_int("seed", seed), threads=_int("threads", threads),
+                            policy_files=list(policy_files) or None)
         except ValueError as e:
             raise _fail(e) from None
         click.echo(format_sweep(t))
@@ -1139,7 +1141,7 @@ def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budg
                          search_rounds=_int("search-rounds", search_rounds), budgets=blist,
                          ceiling_rollouts=_int("ceiling-rollouts", ceiling_rollouts), seed=_int("seed", seed),
                          threads=_int("threads", threads), ladder=not no_ladder,
-                         echo=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None)
+                         policy_files=list(policy_files) or None, echo=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None)
     except ValueError as e:
         raise _fail(e) from None
     click.echo(format_skill(a))

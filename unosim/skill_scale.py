@@ -91,11 +91,11 @@ def _is_search(player: str) -> bool:
 
 
 def _measure(player: str, field: str, n: int, rules: str, deck: str, games: int, seed: int,
-             threads: int | None, unit: str) -> dict[str, Any]:
+             threads: int | None, unit: str, policy_files: Sequence[str] = ()) -> dict[str, Any]:
     """One cell: ``player`` in seat rotation against n - 1 copies of ``field``."""
     kw = MATCH if unit == "match" else {}
     r = simulate(rules=rules, deck=deck, players=n, policies=[player] + [field] * (n - 1), games=games,
-                 seed=seed, threads=threads, seating="rotate", **kw)
+                 seed=seed, threads=threads, seating="rotate", policy_files=list(policy_files) or None, **kw)
     wins = int((r.records["winner_policy"].to_numpy() == 0).sum())
     p, _, lo, hi = proportion_ci(wins, games, LEVEL)
     return {"player": player, "field": field, "unit": unit, "games": games, "wins": wins, "p": p, "lo": lo,
@@ -130,8 +130,9 @@ def _check(strong: Any, rounds: Any, matches: Any, search_rounds: Any, budgets: 
 
 def skill_command(rules: str, deck: str, players: int, strong: str, rounds: int, matches: int,
                   search_rounds: int, budgets: Sequence[int], ceiling_rollouts: int, seed: int,
-                  ladder: bool) -> str:
+                  ladder: bool, policy_files: Sequence[str] = ()) -> str:
     return (f"unosim skill --rules {rules} --deck {deck} --players {players} --strong '{strong}' "
+            + "".join(f"--policy-file '{f}' " for f in policy_files) +
             f"--rounds {rounds} --matches {matches} --search-rounds {search_rounds} "
             f"--budgets {','.join(map(str, budgets))} --ceiling-rollouts {ceiling_rollouts} --seed {seed}"
             + ("" if ladder else " --no-ladder"))
@@ -140,10 +141,13 @@ def skill_command(rules: str, deck: str, players: int, strong: str, rounds: int,
 def skill_answer(rules: str = "official", deck: str = "classic", players: int = 2, strong: str = DEFAULT_STRONG,
                  rounds: int = 4000, matches: int = 200, search_rounds: int = 60, budgets: Sequence[int] = (16, 64),
                  ceiling_rollouts: int = 64, seed: int = 1, threads: int | None = None, ladder: bool = True,
-                 echo: Callable[[str], None] | None = None) -> SkillAnswer:
+                 echo: Callable[[str], None] | None = None,
+                 policy_files: Sequence[str] | str | None = None) -> SkillAnswer:
     """Measure the headline (the strong player and the ceiling against random and greedy fields) and,
     with ``ladder``, the ladder of graded players against the greedy field.  Every cell uses the same
-    ``seed`` (the same deals).  ``matches=0`` and ``search_rounds=0`` leave those cells out."""
+    ``seed`` (the same deals).  ``matches=0`` and ``search_rounds=0`` leave those cells out.
+    ``policy_files``: Python files defining policies (a user's strategy as the strong player)."""
+    files = _load_files(policy_files)
     strong, rounds, matches, search_rounds, budgets, ceiling_rollouts = _check(
         strong, rounds, matches, search_rounds, budgets, ceiling_rollouts)
     n = check_players(players)
@@ -159,18 +163,25 @@ def skill_answer(rules: str = "official", deck: str = "classic", players: int = 
             cells.append((ceiling, field, "round", search_rounds))
     rows = []
     for player, field, unit, games in cells:
-        rows.append(_measure(player, field, n, rules, deck, games, seed, threads, unit))
+        rows.append(_measure(player, field, n, rules, deck, games, seed, threads, unit, files))
         say(f"  {player} vs {field} ({unit}s): {rows[-1]['p']:.1%} of {games:,}")
     head = pd.DataFrame(rows)
     lrows = []
     for player in ladder_players(budgets, ceiling_rollouts) if ladder else []:
         games = search_rounds if _is_search(player) else rounds
         if games:
-            lrows.append(_measure(player, "greedy", n, rules, deck, games, seed, threads, "round"))
+            lrows.append(_measure(player, "greedy", n, rules, deck, games, seed, threads, "round", files))
             say(f"  ladder {player}: {lrows[-1]['p']:.1%} of {games:,}")
     return SkillAnswer(rules, deck, n, strong, head, pd.DataFrame(lrows),
                        skill_command(rules, deck, n, strong, rounds, matches, search_rounds, budgets,
-                                     ceiling_rollouts, seed, ladder), time.perf_counter() - t0)
+                                     ceiling_rollouts, seed, ladder, files), time.perf_counter() - t0)
+
+
+def _load_files(policy_files: Sequence[str] | str | None) -> list[str]:
+    """Load the policy files (their policies become nameable); their paths for each cell's run."""
+    from .policy_api import load_policy_files
+
+    return [f["path"] for f in load_policy_files(policy_files)]
 
 
 # ---- the sweep: the skill share by players, preset and deck ---------------------------------------------
@@ -182,9 +193,11 @@ SWEEP = [*((f"official, {n} players", "official", "classic", n) for n in range(2
 
 def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int = 0, seed: int = 1,
                 threads: int | None = None, settings: Sequence[tuple[str, str, str, int]] = tuple(SWEEP),
-                echo: Callable[[str], None] | None = None) -> pd.DataFrame:
+                echo: Callable[[str], None] | None = None,
+                policy_files: Sequence[str] | str | None = None) -> pd.DataFrame:
     """The strong player's skill share against the random and the greedy field in each setting (label,
     rules, deck, players), per round and (``matches`` > 0) per match to 500."""
+    files = _load_files(policy_files)
     strong, rounds, matches, _, _, _ = _check(strong, rounds, matches, 0, [], 1)
     say = echo or (lambda _line: None)
     rows = []
@@ -193,7 +206,7 @@ def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int =
             for unit, games in (("round", rounds), ("match", matches)):
                 if games and not (unit == "match" and _is_search(strong)):
                     rows.append({"setting": label, "players": n,
-                                 **_measure(strong, field, n, rules, deck, games, seed, threads, unit)})
+                                 **_measure(strong, field, n, rules, deck, games, seed, threads, unit, files)})
                     say(f"  {label}, {strong} vs {field} ({unit}s): {rows[-1]['p']:.1%}")
     return pd.DataFrame(rows)
 
