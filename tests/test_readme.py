@@ -267,4 +267,4 @@ def test_every_cited_rules_section_exists():
 def test_unosim_rules_points_at_the_reference():
     for argv in (["rules"], ["rules", "stacking"]):
         code, out = run_cli(argv)
-        assert code == 0 and "docs/rules.md" not in out and out.rstrip().endswith("docs/rules.md")
+        assert code == 0 and "RULES.md" not in out and out.rstrip().endswith("docs/rules.md")

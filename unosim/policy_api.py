@@ -487,7 +487,7 @@ def format_policies() -> str:
     """Every nameable policy, one line each with its parameters (``unosim policies``)."""
     lines = ["Policies (use in --policies, e.g. greedy,hold_wilds(threshold=2),random,attack)"]
     for name, info in POLICIES.items():
-        if name not in public_names():
+        if name == "scripted" or name.startswith("_"):  # a test device, and the project's internals
             continue
         mark = "" if info.source == "built-in" else f"  [user: {info.source}]"
         mark += "  [CHEAT: sees every hand; plays only where named]" if info.cheat else ""
