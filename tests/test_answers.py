@@ -297,3 +297,19 @@ def test_the_default_players_are_greedy_everywhere(tmp_path):
     f = tmp_path / "s.toml"
     f.write_text("games = 5\n[grid]\nplayers = 3\n")
     assert run_sweep(f, store=tmp_path, threads=1)["policies"].tolist() == ["greedy"]
+
+
+def test_the_report_of_a_compare_opens_with_its_answer(tmp_path):
+    out = tmp_path / "cmp"
+    r = CliRunner().invoke(main, ["compare", "--arm", "official", "--arm", "official+stacking; label:Stack it",
+                                  "--metric", "turns", "--games", "400", "--threads", "1", "--store",
+                                  str(tmp_path / "store"), "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    said = json.loads((out / "compare.json").read_text())["attrs"]["answer_sentences"]
+    assert said and "Stack it" in said[0]
+    for runs in (out, out / "arms"):  # the compare's folder, or its arms/ folder as the README shows
+        page = tmp_path / f"report-{runs.name}"
+        r = CliRunner().invoke(main, ["report", str(runs), "--out", str(page)])
+        assert r.exit_code == 0, r.output
+        body = (page / "summary.md").read_text().splitlines()
+        assert body[2] == said[0]  # the page opens with the compare's answer, under its title

@@ -418,7 +418,8 @@ def _report_runs(runs: tuple[str, ...]) -> tuple[list, bool]:
             group.sort(key=lambda g: (g[2]["players"], g[2]["rules"], g[2]["deck"], g[2]["policies"], g[2]["seed"]))
         arm_labels = _compare_labels(Path(r))
         dirs += [(d, bool(order) or is_store_cell(d), arm_labels.get(m.get("store_key"))) for d, _, m in group]
-        loaded += [(rec, m) for _, rec, m in group]
+        said = _answer_of(Path(r))
+        loaded += [(rec, {**m, "answer_sentences": said} if said else m) for _, rec, m in group]
     # store cells (named by hash) and sweep cells (named by every axis): label them by the settings
     # that tell the runs apart; a compare's arms by their arm labels
     auto = run_labels([m for _, m in loaded])
@@ -490,22 +491,40 @@ def plot(runs: tuple[str, ...], name: str | None, out: str | None, width: float 
     click.echo(f"chart: {path}")
 
 
+def _experiment_attrs(folder: Path, name: str) -> dict:
+    """The ``attrs`` of a compare's or sweep's ``name`` (compare.json, sweep.json) in ``folder`` or, for
+    its ``arms/`` or ``cells/`` folder, in the folder above; empty if there is none."""
+    for d in (folder, folder.parent):
+        try:
+            return dict(json.loads((d / name).read_text())["attrs"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return {}
+
+
 def _compare_labels(folder: Path) -> dict[str, str]:
     """Store key -> arm label, from a compare's ``compare.json`` (empty if there is none)."""
     try:
-        arms = json.loads((folder / "compare.json").read_text())["attrs"]["arms"]
-        return {a["key"]: str(a["label"]) for a in arms}
-    except (OSError, ValueError, KeyError, TypeError):
+        return {a["key"]: str(a["label"]) for a in _experiment_attrs(folder, "compare.json").get("arms", [])}
+    except (KeyError, TypeError):
         return {}
 
 
 def _sweep_order(folder: Path) -> dict[str, int]:
     """Store key -> position in the grid, from a sweep's ``sweep.json`` (empty if there is none)."""
     try:
-        cells = json.loads((folder / "sweep.json").read_text())["attrs"]["cells"]
-        return {c["key"]: i for i, c in enumerate(cells)}
-    except (OSError, ValueError, KeyError, TypeError):
+        return {c["key"]: i for i, c in enumerate(_experiment_attrs(folder, "sweep.json").get("cells", []))}
+    except (KeyError, TypeError):
         return {}
+
+
+def _answer_of(folder: Path) -> list[str]:
+    """The answer sentences a compare or sweep wrote for the runs of ``folder`` (the page opens with them)."""
+    for name in ("compare.json", "sweep.json"):
+        said = _experiment_attrs(folder, name).get("answer_sentences")
+        if said:
+            return [str(x) for x in said]
+    return []
 
 
 # ---- what-if experiments: compare, sweep, results, rerun ------------------------------------------------
