@@ -214,12 +214,25 @@ def _seat_figure(runs: Sequence[_Prepared]) -> Figure:
             _rate_points(ax, np.arange(r.players) + dodge(i, len(group)), r.seats, color, r.name)
         _fair_share_lines(ax, [r.players for r in group])
         nmax = max(r.players for r in group)
-        ax.set_xticks(np.arange(nmax), _seat_ticks(group, detailed=len(panels) == 1))
-        ax.set_xlim(-0.6, nmax - 0.4)
-        ax.margins(y=0.15)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
-    _outer(fig, panels, "Seat, in turn order (seat 0 acts first)", "Win rate (% of rounds)")
-    _title(fig, panels, "Win rate by seat", _scope(runs))
+        _rate_axis(ax, np.arange(nmax), _seat_ticks(group, detailed=len(panels) == 1))
+    return _finish_panels(fig, panels, runs, "Seat, in turn order (seat 0 acts first)", "Win rate (% of rounds)",
+                          "Win rate by seat")
+
+
+def _rate_axis(ax: Axes, at: np.ndarray, ticks: Sequence[str]) -> None:
+    """A panel of win rates at categories ``at``: its ticks, some room around the points, percent."""
+    ax.set_xticks(at, ticks)
+    ax.set_xlim(-0.6, len(at) - 0.4)
+    ax.margins(y=0.15)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+
+
+def _finish_panels(fig: Figure, panels: list, runs: Sequence[_Prepared], xlabel: str, ylabel: str,
+                   title: str) -> Figure:
+    """The figure's shared axis labels and title; a legend when it is one panel (small multiples name
+    their run in each panel's title)."""
+    _outer(fig, panels, xlabel, ylabel)
+    _title(fig, panels, title, _scope(runs))
     if len(panels) == 1:
         legend(panels[0][0])
     return fig
@@ -334,15 +347,9 @@ def _policy_figure(runs: Sequence[_Prepared]) -> Figure:
             seats = {int(r.policies.loc[n, "seats"]) for r in group if n in r.policies.index}
             k = seats.pop() if len(seats) == 1 else None
             ticks.append(f"{plain(n)}\n({k} seat{'' if k == 1 else 's'})" if k else plain(n))
-        ax.set_xticks(np.arange(len(names)), ticks)
-        ax.set_xlim(-0.6, len(names) - 0.4)
-        ax.margins(y=0.15)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
-    _outer(fig, panels, "Policy (seats it holds)", "Win rate per seat (% of rounds)")
-    _title(fig, panels, "Win rate per seat by policy", _scope(runs))
-    if len(panels) == 1:
-        legend(panels[0][0])
-    return fig
+        _rate_axis(ax, np.arange(len(names)), ticks)
+    return _finish_panels(fig, panels, runs, "Policy (seats it holds)", "Win rate per seat (% of rounds)",
+                          "Win rate per seat by policy")
 
 
 POLICY_NOTE = ("Per-seat share: a policy's wins / (rounds × seats it holds). Error bars: 95% Wilson "
