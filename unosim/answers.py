@@ -4,11 +4,12 @@
 round by 1.4 to 1.6 (+3.3%) compared with official, for greedy players."  The numbers are the 95%
 interval of the paired difference; the percentage is the point estimate relative to the baseline's mean.
 
-A **turn** (the ``turns`` metric) is one seat's normal turn: it plays a card, or draws (and then plays
-the drawn card or passes).  Not counted as turns: a seat skipped by a Skip (or by a Reverse with two
-players), the victim of a Draw Two or Wild Draw Four who draws the penalty and loses the turn, an answer
-to a pending attack (a stacked draw card, a deflection), and a jump-in out of turn.  A challenger who
-wins a Wild Draw Four challenge takes a normal turn, which counts.
+A **turn** (the ``turns`` metric) is one seat's go: it plays a card, or draws (and then plays the drawn
+card or passes).  A card laid out of the normal order (a stacked draw card, a deflection, a bounce, a
+jump-in) counts as a turn of its own; a further card the same seat stacks in one go does not.  Not
+counted as turns: a seat skipped by a Skip (or by a Reverse with two players), and the victim of a Draw
+Two or Wild Draw Four who draws the penalty and loses the turn.  A challenger who wins a Wild Draw Four
+challenge takes a normal turn, which counts.
 
 The robustness check (:func:`robustness`) asks whether an effect keeps its sign and roughly its size
 when the same comparison is played by other players (:data:`ROBUST_MODELS`) on the same deals.
@@ -40,9 +41,9 @@ _METRICS = {
 
 #: One line per metric, for --help and docs/answers.md.
 METRIC_HELP = {
-    "turns": "turns per round (match: summed over its rounds); a turn is one seat's normal turn (it plays or "
-             "draws); skipped seats, attack victims who draw and lose the turn, stacked answers and jump-ins "
-             "are not turns",
+    "turns": "turns per round (match: summed over its rounds); a turn is one seat's go (it plays or draws; a "
+             "stack, deflection, bounce or jump-in counts as one); skipped seats and attack victims who draw and "
+             "lose the turn have none",
     "winner_points": "points the round's winner scores (the cards left in the other hands)",
     "cards_drawn": "cards drawn from the pile in the round, all seats together (penalties included)",
     "seat<K>_win": "share of rounds (matches) won by seat K (seat 0 plays first in round mode)",

@@ -640,7 +640,7 @@ def format_comparison(df) -> str:
     lines += ["", f"{a['seconds']:.1f} s simulating; {elapsed():.1f} s in all, of which compile/cache load "
                   f"{compile_seconds():.1f} s"]
     if a.get("answer_sentences"):
-        lines += ["", "Answer (95% intervals; a turn is one seat's normal turn, see `unosim compare --help`):",
+        lines += ["", "Answer (95% intervals; a turn is one seat's go, see `unosim compare --help`):",
                   *(f"  {t}" for t in a["answer_sentences"])]
     return "\n".join(lines)
 
@@ -696,9 +696,9 @@ def _robustness_lines(rows, pct) -> list[str]:
 @click.option("--max-games", type=COUNT, default=None, help="Cap on games per arm with --precision [default: 10,000,000].")
 @click.option("--metric", default="seat0_win", show_default=True,
               help="Key metric of --precision, of the answer sentences and of --robust: turns (a turn is one "
-                   "seat's normal turn: it plays a card or draws; a skipped seat, the victim of a Draw Two or "
-                   "Wild Draw Four who draws and loses the turn, a stacked answer and a jump-in are not "
-                   "turns), winner_points (points the winner scores), cards_drawn (cards drawn from the pile, "
+                   "seat's go: it plays a card or draws; a stack, deflection, bounce or jump-in counts as one; a "
+                   "skipped seat and the victim of a Draw Two or Wild Draw Four who draws and loses the turn have "
+                   "none), winner_points (points the winner scores), cards_drawn (cards drawn from the pile, "
                    "all seats), seat<K>_win (share of rounds won by seat K; seat 0 plays first), capped "
                    "(share stopped by the cap); match mode: rounds (per match), turns, seat<K>_win, capped.")
 @click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
@@ -844,7 +844,7 @@ def format_sweep(df) -> str:
     lines += _robustness_lines(a.get("robustness"), pct)
     lines += ["", f"{a['seconds']:.1f} s"]
     if a.get("answer_sentences"):
-        lines += ["", "Answer (95% intervals; a turn is one seat's normal turn, see `unosim compare --help`):",
+        lines += ["", "Answer (95% intervals; a turn is one seat's go, see `unosim compare --help`):",
                   *(f"  {t}" for t in a["answer_sentences"])]
     return "\n".join(lines)
 
