@@ -150,7 +150,7 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     name, _, rest = t.partition("(")
     name = name.strip().lower()
     allowed = public_names() + (["scripted"] if allow_scripted else [])
-    if name not in allowed and not is_cheat(name) and not (name.startswith("_") and name in POLICIES):
+    if name not in POLICIES or (name == "scripted" and not allow_scripted):  # unlisted ones play when named
         raise _unknown(name or t, allowed)
     info = POLICIES[name]
     params: dict[str, float] = {}

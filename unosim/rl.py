@@ -33,6 +33,7 @@ from pettingzoo.utils import AgentSelector
 from . import enums as E
 from .decks import get_deck
 from .game import Game
+from .sim import check_simulate
 
 
 class UnoEnv(AECEnv):
@@ -44,7 +45,7 @@ class UnoEnv(AECEnv):
                  render_mode: str | None = None, **game_options: Any) -> None:
         super().__init__()
         self._config = dict(rules=rules, players=players, deck=deck, **game_options)
-        Game(**self._config, seed=0).close()  # checks every argument now, with one-line errors
+        check_simulate(**self._config, games=1)  # every argument checked now, with one-line errors
         size = get_deck(deck).size
         self.n_actions = size + 1
         self.possible_agents = [f"player_{i}" for i in range(players)]
