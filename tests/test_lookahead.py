@@ -120,7 +120,7 @@ def _permute_hidden(t: Table, seat: int, rng: np.random.Generator, keep_backs: b
     pos = [(q, i) for q, i in pos if not t.obs[kn0 + t.hand[q, i]] & (1 << seat)]  # known cards stay put
     cards = [t.hand[q, i] for q, i in pos] + list(t.pile[:pile_n])
     slots = [("h", q, i) for q, i in pos] + [("p", j, 0) for j in range(pile_n)]
-    side = int(t.st[nb.ST_SNAP])
+    side = int(t.st[nb.ST_SIDE])
 
     def back(c):
         return (t.dk.face_color[1 - side, c], t.dk.face_rank[1 - side, c]) if keep_backs else 0

@@ -209,7 +209,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     counts the playouts candidate j won, wins[1, j] those whose outcome differs from candidate 0's on the
     same determinization.  Returns the playouts played, or -1 if the cards do not add up."""
     ncards = fcol.shape[1]
-    side = st0[nb.ST_SNAP]
+    side = st0[nb.ST_SIDE]
     two_sided = False
     for c in range(ncards):
         if fcol[0, c] != fcol[1, c] or frank[0, c] != frank[1, c]:
@@ -221,6 +221,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     backs = np.empty(NKINDS, np.int64)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, ncards)
     cmask = nb.new_card_masks_nb(fcol, frank)
+    R, RD = nb.new_rules_nb(ri, rf)
     pol = np.full(n, base, np.int64)
     pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``base``
     x0 = 0
@@ -228,6 +229,8 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     drng = np.zeros(1, np.uint64)
     pile_n = st0[nb.ST_PILE_N]
     disc_n = st0[nb.ST_DISC_N]
+    rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script,
+           ufn, R, RD)
     played = 0
     for r in range(nroll):
         drng[0] = nb.mix64_nb(seed + np.uint64(r) * nb._GOLDEN)
@@ -258,8 +261,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
             for i in range(4):
                 st[nb.ST_FORCE + i] = forced[j, 1 + i]
             rng[0] = roll_seed
-            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, fcol, frank, fpts, cmask, ri, rf, pol, pp,
-                                 script, hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, rnd)
             x = 1 if w == seat else 0
             if j == 0:
                 x0 = x

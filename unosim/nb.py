@@ -10,7 +10,14 @@ Game state
 * ``hand[seat, i]`` for ``i < hlen[seat]``: physical card ids in each hand.
 * ``pile[:st[ST_PILE_N]]``: the draw pile, top at the end.  ``disc[:st[ST_DISC_N]]``: discard, top at
   the end.  Cards are conserved: hands + pile + discard is always the whole deck.
-* Colour, direction, pending draw and the active side are local state, never written onto cards.
+* Everything else a round carries from step to step (colour, direction, the pending attack, the active
+  side, the counters) lives in named slots of ``st`` (ST_SIDE ...), never on cards: a round is its arrays.
+* The rules are unpacked once per batch into R / RD (rules_nb), every switch by name (R_*, RD_*).
+
+One round (play_round_nb) is a loop over the steps of a turn, each a function of its own: the jump-in
+window, the response window (with the one challenge resolution, _challenge), the normal turn, laying a
+card, an emptied hand, the UNO call, the card's effect (swaps in _swap_with, once for 7, 0 and 5), Flip,
+the end.  The common turns run in _fast_turns_nb.
 
 Turn structure (docs/rules.md 5.1): a play resolves into a *pending attack* on the next player (Skip,
 Draw Two, Wild Draw Four ...).  At the start of the victim's turn a response window opens
@@ -62,8 +69,8 @@ ST_FORCE_N = 11     # POL_FORCED: answers queued for the first decisions of the 
 ST_FORCE_POS = 12   # POL_FORCED: answers used so far
 ST_FORCE_BASE = 13  # POL_FORCED: the policy (POL_RANDOM / POL_GREEDY) the seat plays after its answers
 ST_FORCE = 14       # POL_FORCED: (decision kind, answer) pairs at ST_FORCE + 2k
-ST_SNAP = 18        # the loop state of the round at the snapshot (see _snap_save); NSNAP slots
-NSNAP = 24
+ST_SNAP = 18        # the round's state (ST_SIDE ...), NSNAP slots
+NSNAP = 25
 ST_VOID = ST_SNAP + NSNAP  # per seat: the colours it showed it lacks (bits 0-3) and the side then (bit 4) + 1;
 #                            0 = nothing known.  Cleared when the seat receives a card (see enums.OBS_VOIDS)
 NST = ST_VOID + MAXP
@@ -634,45 +641,297 @@ def _known_counts_nb(p, n, side, obs, hand, hlen, fcol, frank, active):
 
 
 # ================================================================================================
-# The resumable state.  A round paused at a normal-turn play decision is its arrays (hand, hlen,
-# pile, disc, active, res, st, rng) plus the loop state below, saved into st[ST_SNAP:] when
-# st[ST_MODE] has MODE_SNAPSHOT.  Copy those arrays, set st[ST_MODE] = MODE_RESUME, and
-# play_round_nb continues from that decision (unosim.lookahead plays its rollouts this way).
+# The round's state.  Everything a round carries from one step to the next lives in named slots of st,
+# beside the piles' counters: a round is its arrays (hand, hlen, pile, disc, active, res, obs, rng) and
+# st, and nothing else.  A round paused at a normal-turn play decision (a plain-Python seat without an
+# answer, st[ST_ERR] = 3) is resumed from copies of them with st[ST_MODE] = MODE_RESUME: play_round_nb
+# continues at that decision (unosim.lookahead plays its rollouts this way).
 # ================================================================================================
-@njit(cache=True, _nrt=False)
-def _snap_save(st, side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked,
-               skip_next, turns, winner, loser, last_actor, no_response, pend_bounced, pend_noskip, cont_stack,
-               stack_count, revert_dir, color_turn):
-    st[ST_SNAP + 0] = side
-    st[ST_SNAP + 1] = p
-    st[ST_SNAP + 2] = d
-    st[ST_SNAP + 3] = cur
-    st[ST_SNAP + 4] = pend_kind
-    st[ST_SNAP + 5] = pend_n
-    st[ST_SNAP + 6] = pend_from
-    st[ST_SNAP + 7] = 1 if pend_guilty else 0
-    st[ST_SNAP + 8] = pend_prev_color
-    st[ST_SNAP + 9] = pend_stacked
-    st[ST_SNAP + 10] = skip_next
-    st[ST_SNAP + 11] = turns
-    st[ST_SNAP + 12] = winner
-    st[ST_SNAP + 13] = loser
-    st[ST_SNAP + 14] = last_actor
-    st[ST_SNAP + 15] = 1 if no_response else 0
-    st[ST_SNAP + 16] = 1 if pend_bounced else 0
-    st[ST_SNAP + 17] = 1 if pend_noskip else 0
-    st[ST_SNAP + 18] = 1 if cont_stack else 0
-    st[ST_SNAP + 19] = stack_count
-    st[ST_SNAP + 20] = 1 if revert_dir else 0
-    st[ST_SNAP + 21] = 1 if color_turn else 0
+ST_SIDE = ST_SNAP + 0             # active side (UNO Flip)
+ST_P = ST_SNAP + 1                # the scheduled player
+ST_D = ST_SNAP + 2                # direction of play, 1 or -1
+ST_CUR = ST_SNAP + 3              # current colour (-1: anything may follow)
+ST_PEND_KIND = ST_SNAP + 4        # pending attack on ST_P: the attacking card's rank (SKIP, DRAW2, WD4 ...) or -1
+ST_PEND_N = ST_SNAP + 5           # cards it makes the victim draw
+ST_PEND_FROM = ST_SNAP + 6        # who played it
+ST_PEND_GUILTY = ST_SNAP + 7      # the last Wild Draw Four broke the restriction
+ST_PEND_PREV_COLOR = ST_SNAP + 8  # the colour before the last Wild Draw Four
+ST_PEND_STACKED = ST_SNAP + 9     # cards in the current stack chain
+ST_SKIP_NEXT = ST_SNAP + 10       # bit mask of the seats that lose their next turn (a challenge option)
+ST_TURNS = ST_SNAP + 11           # turns so far
+ST_WINNER = ST_SNAP + 12          # the winner (play_to_last: the first seat out), or -1
+ST_LOSER = ST_SNAP + 13           # play_to_last: the last seat holding cards, or -1
+ST_LAST_ACTOR = ST_SNAP + 14      # who laid the top card
+ST_NO_RESPONSE = ST_SNAP + 15     # the pending attack simply happens (a starting card's; a bounce, rebounce off)
+ST_PEND_BOUNCED = ST_SNAP + 16    # the pending attack was bounced back (reverse_bounce)
+ST_PEND_NOSKIP = ST_SNAP + 17     # the bounced victim draws but keeps the turn (reverse_bounce_victim_skips off)
+ST_CONT_STACK = ST_SNAP + 18      # stack_max_per_turn > 1: the stacker may lay another card
+ST_STACK_COUNT = ST_SNAP + 19     # cards the stacker laid in this turn
+ST_REVERT_DIR = ST_SNAP + 20      # reverse_single_turn: the direction returns after one turn
+ST_COLOR_TURN = ST_SNAP + 21      # speed_draw_no_skip: this turn must match the colour (or be black)
+ST_JUST_PLAYED = ST_SNAP + 22     # a card was just laid: the jump-in window is open
+ST_N_ACTIVE = ST_SNAP + 23        # seats still in the round
+ST_N_SEATED = ST_SNAP + 24        # seats in the match
+
+
+# ================================================================================================
+# The rules of a round, unpacked once per batch (rules_nb) from the packed options ri / rf
+# (unosim.sim.pack_rules) into every switch the round reads: R_* (integers, 0/1 for a switch) and RD_*
+# (probabilities).  Read-only during a round.
+# ================================================================================================
+R_HAND_SIZE = 0
+R_CAP = 1                   # turn cap
+R_BY_SYMBOL = 2             # match_action_by_symbol
+R_ANY_ACTION = 3            # action_on_any_action
+R_RESTRICTION = 4           # the Wild Draw Four restriction: 0 colour, 1 colour or symbol, 2 none
+R_DRAWN_FORCED = 5          # a playable drawn card must be played
+R_DUP = 6                   # draw_until_playable
+R_DUP_MUST = 7              # ... and the card found must be played
+R_REV_AS_SKIP = 8           # two players: a Reverse acts as a Skip
+R_CHALLENGE = 9             # Wild Draw Four challenges
+R_BLUFF_OK = 10             # an illegal Wild Draw Four may be played as a bluff
+R_CH_GUILTY_DRAW = 11
+R_CH_INNOCENT_DRAW = 12
+R_CH_GUILTY_CARD = 13       # 0 stays, 1 back to the offender, 2 the colour reverts
+R_CH_OFFENDER_SKIPS = 14
+R_CH_SUCCESS_PLAYS = 15     # a successful challenger then takes a normal turn
+R_CH_INNOCENT_SKIPS = 16
+R_CH_LAST_CARD = 17         # a Wild Draw Four going out may be challenged
+R_WD2_GUILTY = 18           # UNO Flip's Wild Draw Two and Wild Draw Colour challenges
+R_WD2_INNOCENT = 19
+R_WDC_EXTRA = 20
+R_FLIP_LAST_EXEC = 21       # a Flip going out is carried out
+R_FLIP_FREE = 22            # a revealed wild: anything may follow (else the Flip player names a colour)
+R_DANCE_SKIPS = 23          # UNO BTS: the dancing target loses the turn
+R_SPEED_NO_SKIP = 24        # Speed Uno: a draw victim keeps the turn (colour only)
+R_NO_WD4_OUT = 25           # Speed Uno: no going out on a Wild Draw Four
+R_UNO_PEN = 26              # cards for a missed UNO call
+R_STACKING = 27
+R_ST_D2 = 28
+R_ST_MIXED = 29
+R_ST_MAX = 30               # cards a stacker may lay in one turn
+R_ST_FINAL_SKIPS = 31       # the victim of a stack of two or more also loses the turn
+R_ST_COLOR_FIRST = 32       # the first Wild Draw Four of a stack names the colour
+R_JUMP_IN = 33
+R_JUMP_WILD = 34
+R_JUMP_WD4 = 35
+R_JUMP_ACCUMULATE = 36      # a jump-in on a draw card adds to the pending draw
+R_DOUBLE_JUMP = 37          # the player may lay an identical second card at once
+R_EXACT_DRAWS = 38          # draw cards may be jumped on
+R_JUMP_RULES = 39           # R_JUMP_IN or R_DOUBLE_JUMP: the jump-in window opens
+R_SEVEN_ZERO = 40
+R_ZERO_LEFT = 41            # a 0 passes hands to the left whatever the direction
+R_SEVEN_MANDATORY = 42
+R_ZERO_SWAP_ANY = 43
+R_ROUND_N_ROUND = 44
+R_SWAP_FIVE = 45
+R_SWAP5_WHOLE = 46          # a 5 swaps whole hands (else one card each)
+R_SWAP5_OPTIONAL = 47
+R_SWAPS = 48                # some number card swaps or passes hands
+R_VOLUNTARY = 49            # a player holding a legal card may draw instead
+R_COLOR_ROTATION = 50
+R_PLAY_TO_LAST = 51
+R_PTL_TWO_PLAYER = 52       # play_to_last: two players left play by the two-player rules
+R_SEVEN_ROUNDS = 53
+R_REFILL_START = 54
+R_UNO_CENTER = 55
+R_CENTER_PEN = 56
+R_SKIP_EXTRA = 57
+R_REV_SINGLE = 58
+R_RB_REBOUNCE = 59
+R_RB_VICTIM_SKIPS = 60
+R_Z50 = 61                  # zero_worth_50: 0 off, else 1 + its condition (seat_points_nb)
+R_PENALTIES = 62            # some turn penalty (mistake, hint, illegal play) has a probability
+R_ILLEGAL_PEN = 63
+R_RESP = 64                 # the response-window switches, RESP_* bits
+R_FAST = 65                 # the fast turns may play this round's common turns (_fast_turns_nb)
+R_FFLAGS = 66               # the switches the fast turns read (FAST_* bits, but FAST_OBS, FAST_REV_SKIPS)
+R_UNO_CALLS = 67            # the UNO-call step runs (a call may be forgotten; uno_to_center)
+R_START_REPLACE_SPECIAL = 68
+R_START_WILD_REDRAW = 69
+R_START_WD4_REDRAW = 70
+R_START_FLIP_REDRAW = 71
+R_START_RETURN_MIDDLE = 72
+R_START_REVERSE_FIRST = 73
+NR = 74
+RD_P_DANCE = 0
+RD_P_FORGET = 1
+RD_P_CATCH = 2
+RD_P_BEATS = 3              # a jump-in beats the scheduled player
+RD_P_SELF_JUMP = 4
+RD_P_MISTAKE = 5
+RD_P_HINT = 6
+RD_P_ILLEGAL = 7
+RD_P_DETECT = 8
+NRD = 9
+# the response-window switches (R_RESP; _response_priority, _answer_mask)
+RESP_STACKING = 1
+RESP_STACK_D2 = 2
+RESP_STACK_WD4 = 4
+RESP_STACK_MIXED = 8
+RESP_DEFLECT_SKIP = 16
+RESP_DEFLECT_D2 = 32
+RESP_DEFLECT_WD4 = 64
+RESP_BOUNCE = 128
+RESP_BOUNCE_ANY = 256       # a Reverse bounces any attack, not only a Draw Two
+RESP_BOUNCE_COLOR = 512     # a bouncing Reverse must match the colour
+RESP_INVIS = 1024           # Harry Potter's Invisibility Wild blocks
 
 
 @njit(cache=True, _nrt=False)
-def _snap_load(st):
-    b = ST_SNAP
-    return (st[b], st[b + 1], st[b + 2], st[b + 3], st[b + 4], st[b + 5], st[b + 6], st[b + 7] != 0, st[b + 8],
-            st[b + 9], st[b + 10], st[b + 11], st[b + 12], st[b + 13], st[b + 14], st[b + 15] != 0,
-            st[b + 16] != 0, st[b + 17] != 0, st[b + 18] != 0, st[b + 19], st[b + 20] != 0, st[b + 21] != 0)
+def rules_nb(ri, rf, R, RD):
+    """Fill R (NR entries) and RD (NRD) from the packed rule options ri / rf."""
+    for k in range(NR):
+        R[k] = 0
+    R[R_HAND_SIZE] = ri[RI_HAND_SIZE]
+    R[R_CAP] = ri[RI_TURN_CAP]
+    R[R_BY_SYMBOL] = ri[RI_MATCH_ACTION_BY_SYMBOL] != 0
+    R[R_ANY_ACTION] = ri[RI_ACTION_ON_ANY_ACTION] != 0
+    R[R_RESTRICTION] = ri[RI_WD4_RESTRICTION]
+    R[R_DRAWN_FORCED] = ri[RI_DRAWN_CARD_PLAY] == 1
+    R[R_DUP] = ri[RI_DRAW_UNTIL_PLAYABLE] != 0
+    R[R_DUP_MUST] = ri[RI_DUP_MUST_PLAY_FOUND] != 0
+    R[R_REV_AS_SKIP] = ri[RI_TWO_PLAYER_REVERSE_AS_SKIP] != 0
+    R[R_CHALLENGE] = ri[RI_WD4_CHALLENGE] != 0
+    R[R_BLUFF_OK] = ri[RI_WD4_CHALLENGE] != 0 and ri[RI_ALLOW_WD4_BLUFF] != 0
+    R[R_CH_GUILTY_DRAW] = ri[RI_CH_GUILTY_DRAW]
+    R[R_CH_INNOCENT_DRAW] = ri[RI_CH_INNOCENT_DRAW]
+    R[R_CH_GUILTY_CARD] = ri[RI_CH_GUILTY_CARD]
+    R[R_CH_OFFENDER_SKIPS] = ri[RI_CH_GUILTY_OFFENDER_SKIPS] != 0
+    R[R_CH_SUCCESS_PLAYS] = ri[RI_CH_SUCCESS_CHALLENGER_PLAYS] != 0
+    R[R_CH_INNOCENT_SKIPS] = ri[RI_CH_INNOCENT_CHALLENGER_SKIPS] != 0
+    R[R_CH_LAST_CARD] = ri[RI_CHALLENGE_LAST_CARD_WD4] != 0
+    R[R_WD2_GUILTY] = ri[RI_FLIP_WD2_GUILTY_DRAW]
+    R[R_WD2_INNOCENT] = ri[RI_FLIP_WD2_INNOCENT_DRAW]
+    R[R_WDC_EXTRA] = ri[RI_FLIP_WDC_INNOCENT_EXTRA]
+    R[R_FLIP_LAST_EXEC] = ri[RI_FLIP_LAST_CARD_EXECUTES] != 0
+    R[R_FLIP_FREE] = ri[RI_FLIP_REVEALED_BLACK_COLOR] == 1
+    R[R_DANCE_SKIPS] = ri[RI_BTS_DANCING_TARGET_SKIPS] != 0
+    R[R_SPEED_NO_SKIP] = ri[RI_SPEED_DRAW_NO_SKIP] != 0
+    R[R_NO_WD4_OUT] = ri[RI_SPEED_NO_WD4_OUT] != 0
+    R[R_UNO_PEN] = ri[RI_UNO_PENALTY]
+    R[R_STACKING] = ri[RI_STACKING] != 0
+    R[R_ST_D2] = ri[RI_STACK_DRAW_TWO] != 0
+    R[R_ST_MIXED] = ri[RI_STACK_MIXED] != 0
+    R[R_ST_MAX] = ri[RI_STACK_MAX_PER_TURN]
+    R[R_ST_FINAL_SKIPS] = ri[RI_STACK_FINAL_VICTIM_SKIPS] != 0
+    R[R_ST_COLOR_FIRST] = ri[RI_STACK_COLOR_BY] == 1
+    _jump_rules(ri, rf, R, RD)
+    _swap_rules(ri, R)
+    R[R_VOLUNTARY] = ri[RI_VOLUNTARY_DRAW] != 0
+    R[R_COLOR_ROTATION] = ri[RI_WILD_COLOR_ROTATION] != 0
+    R[R_PLAY_TO_LAST] = ri[RI_PLAY_TO_LAST] != 0
+    R[R_PTL_TWO_PLAYER] = ri[RI_PLAY_TO_LAST_TWO_PLAYER_RULES] != 0
+    R[R_SEVEN_ROUNDS] = ri[RI_UNO_SEVEN_ROUNDS] != 0
+    R[R_REFILL_START] = ri[RI_REFILL_START]
+    R[R_UNO_CENTER] = ri[RI_UNO_TO_CENTER] != 0
+    R[R_CENTER_PEN] = ri[RI_UNO_CENTER_PENALTY]
+    R[R_SKIP_EXTRA] = ri[RI_SKIP_EXTRA_TURN] != 0
+    R[R_REV_SINGLE] = ri[RI_REVERSE_SINGLE_TURN] != 0
+    R[R_RB_REBOUNCE] = ri[RI_RB_REBOUNCE] != 0
+    R[R_RB_VICTIM_SKIPS] = ri[RI_RB_VICTIM_SKIPS] != 0
+    R[R_Z50] = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
+    R[R_ILLEGAL_PEN] = ri[RI_ILLEGAL_PENALTY]
+    R[R_START_REPLACE_SPECIAL] = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
+    R[R_START_WILD_REDRAW] = ri[RI_START_WILD] == 1
+    R[R_START_WD4_REDRAW] = ri[RI_START_WD4] == 0
+    R[R_START_FLIP_REDRAW] = ri[RI_FLIP_START_FLIP] == 1
+    R[R_START_RETURN_MIDDLE] = ri[RI_START_RETURN_METHOD] == 1
+    R[R_START_REVERSE_FIRST] = ri[RI_START_REVERSE_FIRST] != 0
+    RD[RD_P_DANCE] = rf[RF_P_DANCE]
+    RD[RD_P_FORGET] = rf[RF_UNO_FORGET_PROB]
+    RD[RD_P_CATCH] = rf[RF_UNO_CATCH_PROB]
+    RD[RD_P_MISTAKE] = rf[RF_P_MISTAKE] if ri[RI_PENALTY_GENERAL_MISTAKE] != 0 else 0.0
+    RD[RD_P_HINT] = rf[RF_P_HINT] if ri[RI_PENALTY_HINT] != 0 else 0.0
+    RD[RD_P_ILLEGAL] = rf[RF_P_ILLEGAL_ATTEMPT] if ri[RI_PENALTY_ILLEGAL_PLAY] != 0 else 0.0
+    RD[RD_P_DETECT] = rf[RF_P_DETECT]
+    R[R_PENALTIES] = RD[RD_P_MISTAKE] > 0.0 or RD[RD_P_HINT] > 0.0 or RD[RD_P_ILLEGAL] > 0.0
+    R[R_UNO_CALLS] = RD[RD_P_FORGET] > 0.0 or R[R_UNO_CENTER] != 0
+    R[R_RESP] = _response_rules(ri)
+    _fast_rules(R, RD)
+
+
+@njit(cache=True, _nrt=False)
+def _jump_rules(ri, rf, R, RD):
+    """Jump-in (docs/rules.md 4.1, 4.2) and Speed Uno's exact match and drop (4.18), which are jump-in with
+    rules of their own: an exact match's wilds, draw cards matched only under Double-Double (then they add
+    up); a drop lays further identical cards at once (successive exact matches)."""
+    R[R_JUMP_IN] = ri[RI_JUMP_IN] != 0
+    R[R_JUMP_WILD] = ri[RI_JUMP_IN_ALLOW_WILD] != 0
+    R[R_JUMP_WD4] = ri[RI_JUMP_IN_ALLOW_WD4] != 0
+    R[R_JUMP_ACCUMULATE] = ri[RI_JUMP_IN_DRAW_RESOLUTION] == 1
+    R[R_DOUBLE_JUMP] = ri[RI_DOUBLE_PLAY_JUMP_IN] != 0
+    RD[RD_P_BEATS] = rf[RF_P_BEATS_SCHEDULED]
+    RD[RD_P_SELF_JUMP] = rf[RF_P_SELF_JUMP_WINS]
+    if ri[RI_SPEED_EXACT_MATCH] != 0:
+        R[R_JUMP_IN] = 1
+        R[R_JUMP_WILD] = ri[RI_SPEED_EXACT_MATCH_WILDS] != 1
+        R[R_JUMP_WD4] = ri[RI_SPEED_EXACT_MATCH_WILDS] == 2
+        R[R_JUMP_ACCUMULATE] = 1
+    R[R_EXACT_DRAWS] = ri[RI_SPEED_EXACT_MATCH] == 0 or ri[RI_SPEED_DOUBLE_DOUBLE] != 0
+    if ri[RI_SPEED_DROP] != 0:
+        R[R_DOUBLE_JUMP] = 1
+        RD[RD_P_SELF_JUMP] = 1.0
+    R[R_JUMP_RULES] = R[R_JUMP_IN] != 0 or R[R_DOUBLE_JUMP] != 0
+
+
+@njit(cache=True, _nrt=False)
+def _swap_rules(ri, R):
+    """The number cards that swap or pass hands: 7-0 (docs/rules.md 4.3), 0 with anyone, Speed Uno's
+    Round-n-Round, swap_on_five."""
+    R[R_SEVEN_ZERO] = ri[RI_SEVEN_ZERO] != 0
+    R[R_ZERO_LEFT] = ri[RI_ZERO_PASS_DIRECTION] == 1
+    R[R_SEVEN_MANDATORY] = ri[RI_SEVEN_SWAP_MANDATORY] != 0
+    R[R_ZERO_SWAP_ANY] = ri[RI_ZERO_SWAP_ANY] != 0
+    R[R_ROUND_N_ROUND] = ri[RI_SPEED_ROUND_N_ROUND] != 0
+    R[R_SWAP_FIVE] = ri[RI_SWAP_ON_FIVE] != 0
+    R[R_SWAP5_WHOLE] = ri[RI_SWAP5_MODE] == 1
+    R[R_SWAP5_OPTIONAL] = ri[RI_SWAP5_OPTIONAL] != 0
+    R[R_SWAPS] = R[R_SEVEN_ZERO] != 0 or R[R_ZERO_SWAP_ANY] != 0 or R[R_SWAP_FIVE] != 0 or R[R_ROUND_N_ROUND] != 0
+
+
+@njit(cache=True, _nrt=False)
+def _response_rules(ri):
+    """The response-window switches (RESP_* bits): what may answer a pending attack."""
+    resp = 0
+    if ri[RI_STACKING] != 0:
+        resp |= RESP_STACKING | (RESP_STACK_D2 if ri[RI_STACK_DRAW_TWO] != 0 else 0) \
+            | (RESP_STACK_WD4 if ri[RI_STACK_WD4] != 0 else 0) | (RESP_STACK_MIXED if ri[RI_STACK_MIXED] != 0 else 0)
+    if ri[RI_DEFLECT_SKIP] != 0:
+        resp |= RESP_DEFLECT_SKIP
+    if ri[RI_DEFLECT_DRAW_TWO] != 0:
+        resp |= RESP_DEFLECT_D2
+    if ri[RI_DEFLECT_WD4] != 0:
+        resp |= RESP_DEFLECT_WD4
+    if ri[RI_REVERSE_BOUNCE] != 0:
+        resp |= RESP_BOUNCE | (RESP_BOUNCE_ANY if ri[RI_RB_SCOPE] == 0 else 0) \
+            | (RESP_BOUNCE_COLOR if ri[RI_RB_REQUIRES_COLOR] != 0 else 0)
+    if ri[RI_HP_INVIS_BLOCKS] != 0:
+        resp |= RESP_INVIS
+    return resp
+
+
+@njit(cache=True, _nrt=False)
+def _fast_rules(R, RD):
+    """Whether the fast turns may play the common turns (_fast_turns_nb: no out-of-turn window, turn
+    penalty or Speed Uno rule, no swaps, a Skip or Reverse with its plain effect), and the switches they read."""
+    R[R_FAST] = not (R[R_PENALTIES] or R[R_JUMP_RULES] or R[R_NO_WD4_OUT] or R[R_SWAPS] or R[R_SKIP_EXTRA]
+                     or R[R_REV_SINGLE] or R[R_SPEED_NO_SKIP])
+    R[R_FFLAGS] = (FAST_BY_SYMBOL if R[R_BY_SYMBOL] else 0) | (FAST_ANY_ACTION if R[R_ANY_ACTION] else 0) \
+        | (FAST_BLUFF_OK if R[R_BLUFF_OK] else 0) | (FAST_DUP if R[R_DUP] else 0) \
+        | (FAST_DUP_MUST if R[R_DUP_MUST] else 0) | (FAST_DRAWN_FORCED if R[R_DRAWN_FORCED] else 0) \
+        | (FAST_COLOR_ROTATION if R[R_COLOR_ROTATION] else 0) \
+        | (FAST_UNO_QUIET if (RD[RD_P_FORGET] <= 0.0 and not R[R_UNO_CENTER]) else 0) \
+        | (FAST_VOLUNTARY if R[R_VOLUNTARY] else 0) | (R[R_RESP] << FAST_RESP_SHIFT)
+
+
+@njit(cache=True)
+def new_rules_nb(ri, rf):
+    """R and RD (rules_nb) in new arrays."""
+    R = np.zeros(NR, np.int64)
+    RD = np.zeros(NRD, np.float64)
+    rules_nb(ri, rf, R, RD)
+    return R, RD
 
 
 # ================================================================================================
@@ -971,868 +1230,989 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         p = _nxt(p, d, n, active)
 
 
+# ================================================================================================
+# One round: play_round_nb steps through it; each step of a turn is a function of its own, reading and
+# writing the round's state in st (see ST_SIDE ...).  They take the round as one tuple ``g`` (new_round):
+#   (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask,
+#    pol, pp, script, ufn, R, RD)
+# The steps of every turn (the normal turn, laying a card, its effect, the jump-in window) are inlined
+# into play_round_nb's loop (inline="always": one site each); the rare ones (the start of a round, the
+# response window, a challenge, an emptied hand, the UNO call, swaps, a Flip, the end) are calls.
+# ================================================================================================
 @njit(cache=True, _nrt=False)
-def play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol, pp, script,
-                  hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
-    """Play one round.  ``dealer`` deals; ``first`` acts first (-1: the seat on the dealer's left).
-    ``active[3n:4n]`` says which seats take part (1) and which are out of the match (0).  ``order`` (if non-empty) is the deck from the top down: seat s is dealt
-    ``order[s*H:(s+1)*H]``, the starting card is ``order[n*H]`` and the draw pile follows it.
-    Otherwise the deck is shuffled from ``rng``.  Results go to ``res``; hands stay in ``hand``.
-    ``cmask``: the cards' masks of the face tables (card_masks_nb).  ``obs`` holds each decision's options
-    (and, for the policies that read it, the observation); ``ufn`` is the function slot of those policies
-    (see decide_nb)."""
-    ncards = fcol.shape[1]
-    side = np.int64(0)  # not a literal: where only this value reaches a call (the starting card's colour),
-    # numba would compile that callee once more for Literal[int](0) (slot_policy_nb and all below it)
-    logon = log.shape[0] > 0
-    resume = (st[ST_MODE] & MODE_RESUME) != 0
-    snap_on = (st[ST_MODE] & MODE_SNAPSHOT) != 0
-    if resume:
-        for k in range(ST_SCRIPT_POS, ST_MODE):
-            st[k] = 0
-    else:
-        for k in range(ST_MODE):
-            st[k] = 0
-        for k in range(ST_VOID, ST_VOID + MAXP):
-            st[k] = 0
-        for k in range(res.shape[0]):
-            res[k] = 0
-
-    # ---- rules into locals -------------------------------------------------------------------
-    H = ri[RI_HAND_SIZE]
-    cap = ri[RI_TURN_CAP]
-    by_symbol = ri[RI_MATCH_ACTION_BY_SYMBOL] != 0
-    any_action = ri[RI_ACTION_ON_ANY_ACTION] != 0
-    restriction = ri[RI_WD4_RESTRICTION]
-    drawn_forced = ri[RI_DRAWN_CARD_PLAY] == 1
-    dup = ri[RI_DRAW_UNTIL_PLAYABLE] != 0
-    dup_must = ri[RI_DUP_MUST_PLAY_FOUND] != 0
-    rev_as_skip = ri[RI_TWO_PLAYER_REVERSE_AS_SKIP] != 0
-    challenge_on = ri[RI_WD4_CHALLENGE] != 0
-    bluff_ok = challenge_on and ri[RI_ALLOW_WD4_BLUFF] != 0
-    ch_guilty_draw = ri[RI_CH_GUILTY_DRAW]
-    ch_innocent_draw = ri[RI_CH_INNOCENT_DRAW]
-    ch_guilty_card = ri[RI_CH_GUILTY_CARD]
-    ch_offender_skips = ri[RI_CH_GUILTY_OFFENDER_SKIPS] != 0
-    ch_success_plays = ri[RI_CH_SUCCESS_CHALLENGER_PLAYS] != 0
-    ch_innocent_skips = ri[RI_CH_INNOCENT_CHALLENGER_SKIPS] != 0
-    ch_last_card = ri[RI_CHALLENGE_LAST_CARD_WD4] != 0
-    wd2_guilty = ri[RI_FLIP_WD2_GUILTY_DRAW]
-    wd2_innocent = ri[RI_FLIP_WD2_INNOCENT_DRAW]
-    wdc_extra = ri[RI_FLIP_WDC_INNOCENT_EXTRA]
-    flip_last_exec = ri[RI_FLIP_LAST_CARD_EXECUTES] != 0
-    flip_free = ri[RI_FLIP_REVEALED_BLACK_COLOR] == 1
-    p_dance = rf[RF_P_DANCE]
-    dance_skips = ri[RI_BTS_DANCING_TARGET_SKIPS] != 0
-    speed_no_skip = ri[RI_SPEED_DRAW_NO_SKIP] != 0
-    no_wd4_out = ri[RI_SPEED_NO_WD4_OUT] != 0
-    uno_pen = ri[RI_UNO_PENALTY]
-    p_forget = rf[RF_UNO_FORGET_PROB]
-    p_catch = rf[RF_UNO_CATCH_PROB]
-    stacking = ri[RI_STACKING] != 0
-    st_d2 = ri[RI_STACK_DRAW_TWO] != 0
-    st_wd4 = ri[RI_STACK_WD4] != 0
-    st_mixed = ri[RI_STACK_MIXED] != 0
-    st_max = ri[RI_STACK_MAX_PER_TURN]
-    st_final_skips = ri[RI_STACK_FINAL_VICTIM_SKIPS] != 0
-    st_color_first = ri[RI_STACK_COLOR_BY] == 1
-    jump_in = ri[RI_JUMP_IN] != 0
-    jump_wild = ri[RI_JUMP_IN_ALLOW_WILD] != 0
-    jump_wd4 = ri[RI_JUMP_IN_ALLOW_WD4] != 0
-    jump_accumulate = ri[RI_JUMP_IN_DRAW_RESOLUTION] == 1
-    double_jump = ri[RI_DOUBLE_PLAY_JUMP_IN] != 0
-    p_beats = rf[RF_P_BEATS_SCHEDULED]
-    p_self_jump = rf[RF_P_SELF_JUMP_WINS]
-    if ri[RI_SPEED_EXACT_MATCH] != 0:
-        # Speed Uno exact match (docs/rules.md 4.18) is jump-in with its own wild rule; draw cards are matched
-        # only under Double-Double, where they add up
-        jump_in = True
-        jump_wild = ri[RI_SPEED_EXACT_MATCH_WILDS] != 1
-        jump_wd4 = ri[RI_SPEED_EXACT_MATCH_WILDS] == 2
-        jump_accumulate = True
-    exact_draws = ri[RI_SPEED_EXACT_MATCH] == 0 or ri[RI_SPEED_DOUBLE_DOUBLE] != 0
-    if ri[RI_SPEED_DROP] != 0:
-        # Speed Uno drop: the player may lay further identical cards at once (successive exact matches)
-        double_jump = True
-        p_self_jump = 1.0
-    seven_zero = ri[RI_SEVEN_ZERO] != 0
-    zero_left = ri[RI_ZERO_PASS_DIRECTION] == 1
-    seven_mandatory = ri[RI_SEVEN_SWAP_MANDATORY] != 0
-    zero_swap_any = ri[RI_ZERO_SWAP_ANY] != 0
-    round_n_round = ri[RI_SPEED_ROUND_N_ROUND] != 0
-    swap_five = ri[RI_SWAP_ON_FIVE] != 0
-    swap5_whole = ri[RI_SWAP5_MODE] == 1
-    swap5_optional = ri[RI_SWAP5_OPTIONAL] != 0
-    swaps_on = seven_zero or zero_swap_any or swap_five or round_n_round
-    voluntary = ri[RI_VOLUNTARY_DRAW] != 0
-    color_rotation = ri[RI_WILD_COLOR_ROTATION] != 0
-    play_to_last = ri[RI_PLAY_TO_LAST] != 0
-    ptl_two_player = ri[RI_PLAY_TO_LAST_TWO_PLAYER_RULES] != 0
-    seven_rounds = ri[RI_UNO_SEVEN_ROUNDS] != 0
-    refill_start = ri[RI_REFILL_START]
-    uno_center = ri[RI_UNO_TO_CENTER] != 0
-    center_pen = ri[RI_UNO_CENTER_PENALTY]
-    skip_extra = ri[RI_SKIP_EXTRA_TURN] != 0
-    rev_single = ri[RI_REVERSE_SINGLE_TURN] != 0
-    rb_rebounce = ri[RI_RB_REBOUNCE] != 0
-    rb_victim_skips = ri[RI_RB_VICTIM_SKIPS] != 0
-    z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
-    p_mistake = rf[RF_P_MISTAKE] if ri[RI_PENALTY_GENERAL_MISTAKE] != 0 else 0.0
-    p_hint = rf[RF_P_HINT] if ri[RI_PENALTY_HINT] != 0 else 0.0
-    p_illegal = rf[RF_P_ILLEGAL_ATTEMPT] if ri[RI_PENALTY_ILLEGAL_PLAY] != 0 else 0.0
-    p_detect = rf[RF_P_DETECT]
-    illegal_pen = ri[RI_ILLEGAL_PENALTY]
-    penalties = p_mistake > 0.0 or p_hint > 0.0 or p_illegal > 0.0
-    # response-window switches as a bit mask (see _response_choice)
-    resp_flags = 0
-    if stacking:
-        resp_flags |= 1 | (2 if st_d2 else 0) | (4 if st_wd4 else 0) | (8 if st_mixed else 0)
-    if ri[RI_DEFLECT_SKIP] != 0:
-        resp_flags |= 16
-    if ri[RI_DEFLECT_DRAW_TWO] != 0:
-        resp_flags |= 32
-    if ri[RI_DEFLECT_WD4] != 0:
-        resp_flags |= 64
-    if ri[RI_REVERSE_BOUNCE] != 0:
-        resp_flags |= 128 | (256 if ri[RI_RB_SCOPE] == 0 else 0) | (512 if ri[RI_RB_REQUIRES_COLOR] != 0 else 0)
-    if ri[RI_HP_INVIS_BLOCKS] != 0:
-        resp_flags |= 1024
-
-    if resume:
-        # the hands, piles, ``active`` and counters are the caller's copy of a snapshot (see _snap_save)
-        n_active = 0
-        for s in range(n):
-            n_active += active[s]
-        n_seated = 0
-        for s in range(n):
-            n_seated += active[3 * n + s]
-    else:
-        # active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands emptied,
-        # active[3n:4n] seated in the match (input)
-        n_active = 0
-        for s in range(n):
-            active[s] = active[3 * n + s]
-            n_active += active[s]
-            active[n + s] = 0
-            active[2 * n + s] = 0
-            hlen[s] = 0
-        n_seated = n_active
-
-        # ---- shuffle and deal ----------------------------------------------------------------------
-        rigged = order.shape[0] > 0
-        # The pile holds the deck with its top at the end: pile[ncards-1-i] = i-th card from the top.
-        # A rigged ``order`` is [hand size of seat 0 .. seat n-1, card ids from the top down].
-        if rigged:
-            for i in range(ncards):
-                pile[ncards - 1 - i] = order[n + i]
-        else:
-            for i in range(ncards):
-                pile[i] = i
-            shuffle_nb(pile, ncards, rng)
-        top_i = ncards - 1
-        for s in range(n):
-            hs = (order[s] if rigged else H) if active[s] else 0
-            for k in range(hs):
-                hand[s, k] = pile[top_i]
-                top_i -= 1
-            hlen[s] = hs
-        st[ST_PILE_N] = top_i + 1
-        st[ST_DISC_N] = 0
-    # the observation is built only for the policies that read it (not random, greedy, scripted)
-    obs_on = False
+def _observing(n, pol):
+    """Whether some seat reads the observation (the policies of the slot, plain-Python seats): only then is
+    it kept (not for random, greedy or scripted seats)."""
     for s in range(n):
         if pol[s] >= POL_SLOT or pol[s] == POL_EXTERNAL:
-            obs_on = True
-    if obs_on:
-        obs[OBS_CNT_EPOCH] = -1
-        obs[OBS_DECK_SIDE] = -1  # the deck tables may differ from round to round (UNO Flip pairing)
-        two = 0
-        for k in range(ncards):
-            if fcol[0, k] != fcol[1, k] or frank[0, k] != frank[1, k]:
-                two = 1
-        obs[OBS_TWO_SIDED] = two
-        _pub(obs, 0, 1, -1, 0, -1, -1)
-        if not resume:
-            # the per-card seen bits, and the known-cards region behind them: only _known_counts_nb writes
-            # that, and only once OBS_KNOWN_ON is set (clearing all 540 entries every round cost about 10%
-            # of a run with a policy of the slot).  Unsigned indices: a memset, no wrap-around test
-            kn0 = _seen_at(obs, ncards)
-            end = obs.shape[0] if obs[OBS_KNOWN_ON] != 0 else kn0 + ncards
-            for k in range(np.uint64(kn0), np.uint64(end)):
-                obs[k] = 0
-            obs[OBS_KNOWN_ON] = 0
+            return True
+    return False
 
-    # the fast turns (see _fast_turns_nb): the rules under which the common turns need nothing else
-    fast = not (logon or snap_on or penalties or jump_in or double_jump or no_wd4_out or swaps_on or skip_extra
-                or rev_single or speed_no_skip)
-    fflags = (FAST_BY_SYMBOL if by_symbol else 0) | (FAST_ANY_ACTION if any_action else 0) \
-        | (FAST_BLUFF_OK if bluff_ok else 0) | (FAST_DUP if dup else 0) | (FAST_DUP_MUST if dup_must else 0) \
-        | (FAST_DRAWN_FORCED if drawn_forced else 0) | (FAST_COLOR_ROTATION if color_rotation else 0) \
-        | (FAST_UNO_QUIET if (p_forget <= 0.0 and not uno_center) else 0) | (FAST_OBS if obs_on else 0) \
-        | (FAST_VOLUNTARY if voluntary else 0) | (resp_flags << FAST_RESP_SHIFT)
 
-    if resume:
-        (side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color, pend_stacked, skip_next,
-         turns, winner, loser, last_actor, no_response, pend_bounced, pend_noskip, cont_stack, stack_count,
-         revert_dir, color_turn) = _snap_load(st)
-        end = END_WIN
-        just_played = False
+@njit(cache=True, _nrt=False)
+def _clear_round(g):
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    for k in range(ST_MODE):
+        st[k] = 0
+    for k in range(ST_SNAP, ST_SNAP + NSNAP):
+        st[k] = 0
+    for k in range(ST_VOID, ST_VOID + MAXP):
+        st[k] = 0
+    for k in range(res.shape[0]):
+        res[k] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _deal(n, order, g):
+    """Shuffle and deal (or lay out the rigged ``order``: [hand size of seat 0 .. seat n-1, card ids from
+    the top down]).  active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands
+    emptied, active[3n:4n] seated in the match (input).  The pile has its top at the end."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    ncards = fcol.shape[1]
+    n_active = 0
+    for s in range(n):
+        active[s] = active[3 * n + s]
+        n_active += active[s]
+        active[n + s] = 0
+        active[2 * n + s] = 0
+        hlen[s] = 0
+    rigged = order.shape[0] > 0
+    if rigged:
+        for i in range(ncards):
+            pile[ncards - 1 - i] = order[n + i]
     else:
-        # ---- starting card (docs/rules.md 1.5) ----------------------------------------------------------
-        replace_special = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
-        wild_redraw = ri[RI_START_WILD] == 1
-        wd4_redraw = ri[RI_START_WD4] == 0
-        flip_start_redraw = ri[RI_FLIP_START_FLIP] == 1
-        return_middle = ri[RI_START_RETURN_METHOD] == 1
-        while True:
-            k = st[ST_PILE_N] - 1
-            c = pile[k]
-            r = frank[side, c]
-            bad = (_IS_WDRAW[r] and wd4_redraw) or (r == WILD and wild_redraw) or (replace_special and r > 9) \
-                or (r == FLIP and flip_start_redraw) or r == HOWLER or r == INVIS_WILD
-            if not bad or k == 0:
-                st[ST_PILE_N] = k
-                break
-            # Put it back: into the middle of the pile, or at a uniformly random place (the pile is
-            # already in uniformly random order, so this is the same as reshuffling the whole pile).
-            pos = k // 2 if return_middle else randint_nb(rng, k + 1)
-            for i in range(k, pos, -1):
-                pile[i] = pile[i - 1]
-            pile[pos] = c
-            if logon:
-                _log(log, st, EV_START_REDRAW, -1, c, pos, 0)
-        disc[0] = c
-        st[ST_DISC_N] = 1
-        if first < 0:
-            first = _nxt(dealer, 1, n, active)
-        d = 1
-        p = first
-        cur = fcol[side, c]
-        srank = frank[side, c]
-        # pending attack on the scheduled player p
-        pend_kind = -1      # rank of the attacking card (SKIP, DRAW2, WD4, ...) or -1
-        pend_n = 0          # cards to draw
-        pend_from = -1      # who played the attack
-        pend_guilty = False  # last Wild Draw Four broke the restriction
-        pend_prev_color = 0  # colour before the last Wild Draw Four
-        pend_stacked = 0    # cards in the current stack chain
-        skip_next = 0       # bit mask of seats that lose their next turn (challenge option)
-        if srank == SKIP:
+        for i in range(ncards):
+            pile[i] = i
+        shuffle_nb(pile, ncards, rng)
+    top_i = ncards - 1
+    for s in range(n):
+        hs = (order[s] if rigged else R[R_HAND_SIZE]) if active[s] else 0
+        for k in range(hs):
+            hand[s, k] = pile[top_i]
+            top_i -= 1
+        hlen[s] = hs
+    st[ST_PILE_N] = top_i + 1
+    st[ST_DISC_N] = 0
+    st[ST_N_ACTIVE] = n_active
+    st[ST_N_SEATED] = n_active
+
+
+@njit(cache=True, _nrt=False)
+def _open_observation(n, resume, g):
+    """The observation's header for a new round (the deck tables may differ from round to round: UNO Flip's
+    pairing), and for a new round the per-card seen bits and the known-cards region behind them: only
+    _known_counts_nb writes that, and only once OBS_KNOWN_ON is set (clearing all 540 entries every round
+    cost about 10% of a run with a policy of the slot).  Unsigned indices: a memset, no wrap-around test."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    ncards = fcol.shape[1]
+    obs[OBS_CNT_EPOCH] = -1
+    obs[OBS_DECK_SIDE] = -1
+    two = 0
+    for k in range(ncards):
+        if fcol[0, k] != fcol[1, k] or frank[0, k] != frank[1, k]:
+            two = 1
+    obs[OBS_TWO_SIDED] = two
+    _pub(obs, 0, 1, -1, 0, -1, -1)
+    if not resume:
+        kn0 = _seen_at(obs, ncards)
+        end = obs.shape[0] if obs[OBS_KNOWN_ON] != 0 else kn0 + ncards
+        for k in range(np.uint64(kn0), np.uint64(end)):
+            obs[k] = 0
+        obs[OBS_KNOWN_ON] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _turn_up_start(g):
+    """Turn up the starting card (docs/rules.md 1.5), putting back the kinds the rules redraw: into the
+    middle of the pile, or at a uniformly random place (the pile is in uniformly random order, so this is
+    the same as reshuffling it).  Returns it, laid on the discard pile."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    while True:
+        k = st[ST_PILE_N] - 1
+        c = pile[k]
+        r = frank[0, c]
+        bad = (_IS_WDRAW[r] and R[R_START_WD4_REDRAW] != 0) or (r == WILD and R[R_START_WILD_REDRAW] != 0) \
+            or (R[R_START_REPLACE_SPECIAL] != 0 and r > 9) or (r == FLIP and R[R_START_FLIP_REDRAW] != 0) \
+            or r == HOWLER or r == INVIS_WILD
+        if not bad or k == 0:
+            st[ST_PILE_N] = k
+            break
+        pos = k // 2 if R[R_START_RETURN_MIDDLE] else randint_nb(rng, k + 1)
+        for i in range(k, pos, -1):
+            pile[i] = pile[i - 1]
+        pile[pos] = c
+        if log.shape[0] > 0:
+            _log(log, st, EV_START_REDRAW, -1, c, pos, 0)
+    disc[0] = c
+    st[ST_DISC_N] = 1
+    return c
+
+
+@njit(cache=True, _nrt=False)
+def _start_round(n, dealer, first, g):
+    """The starting card's effect (docs/rules.md 1.5): its attack simply happens to the first player (no
+    answer); a Reverse turns play to the dealer's right; a Flip is carried out (2.12: the revealed face has
+    no action); a wild's colour is named by the first player.  Sets the round's state in st."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    side = np.int64(0)  # not a literal: where only this value reaches a call (the starting card's colour),
+    # numba would compile that callee once more for Literal[int](0) (slot_policy_nb and all below it)
+    c = _turn_up_start(g)
+    if first < 0:
+        first = _nxt(dealer, 1, n, active)
+    d = 1
+    p = first
+    cur = fcol[side, c]
+    srank = frank[side, c]
+    pend_kind = -1
+    pend_n = 0
+    pend_from = -1
+    if srank == SKIP:
+        pend_kind = SKIP
+        pend_from = dealer
+    elif srank == REVERSE:
+        if st[ST_N_ACTIVE] == 2 and R[R_REV_AS_SKIP]:
             pend_kind = SKIP
             pend_from = dealer
-        elif srank == REVERSE:
-            if n_active == 2 and rev_as_skip:
-                pend_kind = SKIP
-                pend_from = dealer
-            else:
-                d = -1
-                if ri[RI_START_REVERSE_FIRST] == 0:
-                    p = dealer
-                else:
-                    p = _nxt(dealer, -1, n, active)
-        elif _DRAW_N[srank] > 0 and fcol[side, c] != BLACK:
-            pend_kind = srank  # Draw Two / Draw One / Draw Three: the first player draws and is skipped
-            pend_n = _DRAW_N[srank]
-            pend_from = dealer
-        elif srank == FLIP:
-            # docs/rules.md 2.12: the flip is carried out; the revealed dark face has no action
-            _flip_nb(pile, disc, st)
-            side = 1 - side
-            c = disc[0]
-            cur = fcol[side, c]
-            res[RES_FLIPS] += 1
-            if cur == BLACK:
-                cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-        elif fcol[side, c] == BLACK:
-            cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-        if logon:
-            _log(log, st, EV_DEAL_START, p, c, cur, d)
-
-        turns = 0
-        winner = -1
-        loser = -1
-        end = END_WIN
-        just_played = False
-        last_actor = -1
-        no_response = pend_kind >= 0  # docs/rules.md 1.5: a starting card's attack simply happens (no answer)
-        pend_bounced = False  # the pending attack was bounced back (reverse_bounce)
-        pend_noskip = False  # reverse_bounce_victim_skips=false: the bounced victim draws but keeps the turn
-        cont_stack = False   # stack_max_per_turn > 1: the stacker may lay another card
-        stack_count = 0
-        # reverse_single_turn: the direction returns after one turn (also after a starting Reverse)
-        revert_dir = rev_single and srank == REVERSE and d == -1
-        color_turn = False   # speed_draw_no_skip: this turn must match the colour (or be black)
-    while True:
-        if st[ST_ERR] != 0:
-            end = END_SCRIPT if st[ST_ERR] == 1 else (END_POLICY if st[ST_ERR] == 2 else END_PAUSED)
-            break
-        if turns >= cap:
-            end = END_CAP
-            if logon:
-                _log(log, st, EV_CAP, p, -1, turns, 0)
-            break
-        top = disc[st[ST_DISC_N] - 1]
-        top_rank = frank[side, top]
-        if obs_on:
-            _pub(obs, turns, d, pend_kind, pend_n, pend_from, pend_prev_color)
-        actor = -1
-        play_c = -1
-        play_i = -1
-        mode = 0  # 0 normal, 1 stack, 2 deflect, 3 bounce, 4 jump-in, 5 continued stack
-
-        # ---- jump-in window (docs/rules.md 4.1, 4.2): identical card, out of turn -------------------
-        if (jump_in or double_jump) and just_played and not cont_stack:
-            top_col = fcol[side, top]
-            can_jump = ((top_col != BLACK) or (top_rank == WILD and jump_wild) or (top_rank == WD4 and jump_wd4)) \
-                and (exact_draws or _DRAW_N[top_rank] == 0)
-            if can_jump:
-                jw = -1
-                ji = -1
-                # the player who just laid the card: a second identical card (double play)
-                if double_jump and hlen[last_actor] > 0 and rand01_nb(rng) < p_self_jump:
-                    ji = _match_choice(last_actor, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                    if ji >= 0:
-                        jw = last_actor
-                if jw < 0 and jump_in:
-                    # others race the scheduled player; the victim of an attack may deflect
-                    cnt = 0
-                    q = p
-                    for _ in range(n_active):
-                        if q != last_actor and q != p:
-                            ci = _match_choice(q, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                            if ci >= 0:
-                                lg[cnt] = q
-                                lg[ncards - 1 - cnt] = ci
-                                cnt += 1
-                        q = _nxt(q, d, n, active)
-                    if cnt > 0 and rand01_nb(rng) < p_beats:
-                        k = randint_nb(rng, cnt)
-                        jw = lg[k]
-                        ji = lg[ncards - 1 - k]
-                    elif pend_kind >= 0 and p != last_actor and not no_response:
-                        ci = _match_choice(p, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                        if ci >= 0:
-                            jw = p
-                            ji = ci
-                if jw >= 0:
-                    actor = jw
-                    play_i = ji
-                    play_c = hand[jw, ji]
-                    mode = 4
-                    res[RES_JUMPS] += 1
-                    if logon:
-                        _log(log, st, EV_JUMP_IN, jw, play_c, p, 0)
-                    # play continues from the jumper; the pending effect moves on (transfer)
-                    if not (jump_accumulate and pend_kind >= 0 and _DRAW_N[pend_kind] > 0):
-                        pend_n = 0
-                    pend_kind = -1
-        just_played = False
-
-        if play_c < 0 and pend_kind >= 0:
-            # ---- response window of the victim p ---------------------------------------------
-            victim = p
-            done = False
-            if cont_stack:
-                cont_stack = False
-                si = _response_choice(victim, pend_kind, fcol[side, top],
-                                      (resp_flags & 15) | (restriction << 11) | (top_rank << 16),
-                                      cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                if si >= 0:
-                    actor = victim
-                    play_i = si
-                    play_c = hand[victim, si]
-                    mode = 5
-                    done = True
-                else:
-                    p = _nxt(victim, d, n, active)
-                    continue
-            if not done and not no_response and _IS_WDRAW[pend_kind] and challenge_on and not pend_bounced:
-                if _wants_challenge(victim, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
-                    res[RES_CHALLENGES] += 1
-                    if obs_on:
-                        _learn_nb(obs, pend_from, 1 << victim, hand, hlen)  # docs/rules.md 1.9: shown to the challenger
-                    if logon:
-                        _log(log, st, EV_CHALLENGE, victim, -1, 1 if pend_guilty else 0, pend_from)
-                    g_draw, i_extra = _challenge_terms(pend_kind, ch_guilty_draw, ch_innocent_draw,
-                                                       wd2_guilty, wd2_innocent, wdc_extra)
-                    if pend_guilty:
-                        _penalty(pend_from, pend_kind, max(g_draw, pend_n), cur, side, hand, hlen, fcol,
-                                 pile, disc, st, rng, log)
-                        if ch_guilty_card == 1:
-                            # the Wild Draw Four goes back to the offender; the old top is current again
-                            dn = st[ST_DISC_N] - 1
-                            if obs_on:
-                                _count_play(obs, disc[dn], -1, side, st, fcol, frank)
-                            hand[pend_from, hlen[pend_from]] = disc[dn]
-                            hlen[pend_from] += 1
-                            if obs_on:
-                                obs[_seen_at(obs, ncards) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
-                            st[ST_DISC_N] = dn
-                            cur = pend_prev_color
-                        elif ch_guilty_card == 2:
-                            cur = pend_prev_color
-                        if ch_offender_skips:
-                            skip_next |= 1 << pend_from
-                        pend_kind = -1
-                        pend_n = 0
-                        pend_stacked = 0
-                        if not ch_success_plays:
-                            p = _nxt(p, d, n, active)
-                            continue
-                        done = True  # the challenger now takes a normal turn
-                    else:
-                        _penalty(victim, pend_kind, pend_n + i_extra, cur, side, hand, hlen, fcol, pile,
-                                 disc, st, rng, log)
-                        pend_kind = -1
-                        pend_n = 0
-                        pend_stacked = 0
-                        if ch_innocent_skips:
-                            if logon:
-                                _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
-                            p = _nxt(p, d, n, active)
-                            continue
-                        done = True
-            if not done and not no_response and resp_flags != 0:
-                si = _response_choice(victim, pend_kind, fcol[side, top],
-                                      resp_flags | (restriction << 11) | (top_rank << 16),
-                                      cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                if si >= 0:
-                    actor = victim
-                    play_i = si
-                    play_c = hand[victim, si]
-                    rr = frank[side, play_c]
-                    if rr == INVIS_WILD:
-                        mode = 6  # Harry Potter: the attack is cancelled
-                        pend_kind = -1
-                        pend_n = 0
-                        pend_stacked = 0
-                    elif rr == REVERSE:
-                        mode = 3
-                    elif rr == SKIP:
-                        mode = 2
-                    elif stacking and (_IS_WDRAW[rr] or (rr == pend_kind and st_d2) or
-                                       (_IS_WDRAW[pend_kind] and st_mixed)):
-                        mode = 1
-                    else:
-                        mode = 2
-                    done = True
-            no_response = False
-            if st[ST_ERR] != 0:
-                continue  # a refused scripted answer ends the round before the attack resolves
-            if not done:
-                # the attack resolves: draw and lose the turn
-                skips = (not _IS_ATTACK[pend_kind] or pend_stacked <= 1 or st_final_skips) and not pend_noskip
-                if pend_kind == DANCING_WILD:
-                    skips = dance_skips
-                    if p_dance > 0.0 and rand01_nb(rng) < p_dance:
-                        pend_n = 0  # the target dances instead of drawing 3
-                elif speed_no_skip and _IS_ATTACK[pend_kind]:
-                    skips = False  # Speed Uno: draw, then take the turn (colour or wild only)
-                    color_turn = True
-                if pend_kind == HOWLER and obs_on:
-                    _learn_nb(obs, victim, (1 << n) - 1, hand, hlen)  # the Howler's victim shows the hand
-                if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
-                    _penalty(victim, pend_kind, pend_n, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
-                pend_kind = -1
-                pend_n = 0
-                pend_stacked = 0
-                pend_noskip = False
-                pend_bounced = False
-                if skips:
-                    if logon:
-                        _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
-                    p = _nxt(p, d, n, active)
-                    continue
-
-        if play_c < 0 and fast and not resume and skip_next == 0 and not revert_dir and not color_turn \
-                and _fast_seat(pol[p]):
-            rev_skips = rev_as_skip and n_active == 2 and (ptl_two_player or n_seated == 2)
-            p, d, cur, turns, play_i, play_c, attacked = _fast_turns_nb(
-                p, d, n, cur, side, turns, cap, restriction, fflags | (FAST_REV_SKIPS if rev_skips else 0),
-                pend_prev_color, hand, hlen, pile, disc, fcol, frank, fpts, cmask, pol, pp, obs, lg, active, st, rng,
-                log, script, ufn)
-            if attacked and res[RES_STACK_MAX] < 1:
-                res[RES_STACK_MAX] = 1
-            top = disc[st[ST_DISC_N] - 1]  # the fast turns have laid cards since the top of this turn
-            top_rank = frank[side, top]
-            if play_c >= 0:
-                actor = p  # its turn chose a card the play block below lays
-            elif turns >= cap or st[ST_ERR] != 0:
-                continue
-        if play_c < 0:
-            # ---- a normal turn of p -----------------------------------------------------------
-            if resume:
-                resume = False  # a resumed round starts at this decision: its turn began before the snapshot
-            else:
-                if skip_next != 0 and (skip_next >> p) & 1:
-                    skip_next &= ~(1 << p)
-                    if logon:
-                        _log(log, st, EV_SKIPPED, p, -1, 1, 0)
-                    p = _nxt(p, d, n, active)
-                    continue
-                if revert_dir:
-                    revert_dir = False
-                    d = -d
-                turns += 1
-                if penalties:
-                    if p_mistake > 0.0 and rand01_nb(rng) < p_mistake:
-                        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                    if p_hint > 0.0 and rand01_nb(rng) < p_hint:
-                        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                    if p_illegal > 0.0 and rand01_nb(rng) < p_illegal and rand01_nb(rng) < p_detect:
-                        give_cards_nb(p, illegal_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-            nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
-                                                    by_symbol, any_action, restriction, obs, hand, hlen, fcol,
-                                                    frank, cmask, lg)
-            if obs_on:
-                _pub(obs, turns, d, pend_kind, pend_n, pend_from, pend_prev_color)
-            pflag = (1 if bluff_now else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
-            if snap_on:
-                _snap_save(st, side, p, d, cur, pend_kind, pend_n, pend_from, pend_guilty, pend_prev_color,
-                           pend_stacked, skip_next, turns, winner, loser, last_actor, no_response, pend_bounced,
-                           pend_noskip, cont_stack, stack_count, revert_dir, color_turn)
-            choice = decide_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-            if st[ST_ERR] != 0:
-                continue  # an illegal or missing scripted move ends the round before anything happens
-            ct = color_turn
-            color_turn = False
-            if choice < 0 and nlegal > 0 and not voluntary and pol[p] == POL_SCRIPTED:
-                st[ST_ERR] = 1  # voluntary_draw=false: no drawing while holding a legal card
-                continue
-            if choice >= 0:
-                choice = _opt_index(obs, choice)
-            if choice >= 0:
-                actor = p
-                play_i = choice
-                play_c = hand[p, choice]
-            else:
-                # draw one (or until playable); only the drawn card may then be played
-                got, playable = _draw_for_play(p, ct, cur, side, top_rank, dup, by_symbol, any_action, restriction,
-                                               hand, hlen, pile, disc, fcol, frank, st, rng, log)
-                if playable and (drawn_forced or ((dup or ct) and dup_must) or
-                                 _play_drawn_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)):
-                    actor = p
-                    play_i = hlen[p] - 1
-                    play_c = got
-                else:
-                    if logon:
-                        _log(log, st, EV_PASS, p, got, 0, 0)
-                    p = _nxt(p, d, n, active)
-                    continue
-        elif mode != 5:
-            turns += 1  # a stack, a deflection, a bounce or a jump-in is a play
-
-        if st[ST_ERR] != 0:
-            continue
-
-        # ================= play block: actor lays play_c (at index play_i) =====================
-        rk = frank[side, play_c]
-        col = fcol[side, play_c]
-        prev_color = cur
-        was_guilty = False
-        if _IS_WDRAW[rk]:
-            was_guilty = _is_wd4_guilty(actor, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
-        _remove_at(actor, play_i, hand, hlen)
-        disc[st[ST_DISC_N]] = play_c
-        st[ST_DISC_N] += 1
-        if obs_on:
-            _count_play(obs, play_c, 1, side, st, fcol, frank)
-            obs[_seen_at(obs, ncards) + play_c] = 0
-        if col == BLACK:
-            if _IS_WDRAW[rk] and st_color_first and pend_kind >= 0 and _IS_WDRAW[pend_kind] and mode == 1:
-                pass  # the first Wild Draw Four of the stack named the colour
-            elif color_rotation:
-                cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
-            else:
-                cur = _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
         else:
-            cur = col
-        if logon:
-            _log(log, st, EV_PLAY, actor, play_c, cur, mode)
-        just_played = True
-        last_actor = actor
+            d = -1
+            p = _nxt(dealer, -1, n, active) if R[R_START_REVERSE_FIRST] else dealer
+    elif _DRAW_N[srank] > 0 and fcol[side, c] != BLACK:
+        pend_kind = srank  # Draw Two / Draw One / Draw Three: the first player draws and is skipped
+        pend_n = _DRAW_N[srank]
+        pend_from = dealer
+    elif srank == FLIP:
+        _flip_nb(pile, disc, st)
+        side = 1 - side
+        c = disc[0]
+        cur = fcol[side, c]
+        res[RES_FLIPS] += 1
+        if cur == BLACK:
+            cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                                     active, st, rng, script, ufn)
+    elif fcol[side, c] == BLACK:
+        cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
+                                 st, rng, script, ufn)
+    if log.shape[0] > 0:
+        _log(log, st, EV_DEAL_START, p, c, cur, d)
+    st[ST_SIDE] = side
+    st[ST_P] = p
+    st[ST_D] = d
+    st[ST_CUR] = cur
+    st[ST_PEND_KIND] = pend_kind
+    st[ST_PEND_N] = pend_n
+    st[ST_PEND_FROM] = pend_from
+    st[ST_WINNER] = -1
+    st[ST_LOSER] = -1
+    st[ST_LAST_ACTOR] = -1
+    st[ST_NO_RESPONSE] = pend_kind >= 0
+    # reverse_single_turn: the direction returns after one turn (also after a starting Reverse)
+    st[ST_REVERT_DIR] = R[R_REV_SINGLE] != 0 and srank == REVERSE and d == -1
 
-        emptied = hlen[actor] == 0
-        if emptied:
-            # ---- a hand emptied (docs/rules.md 1.14): a final draw card still hits the next player ----
-            nx = _nxt(actor, d, n, active)
-            if rk == FLIP and flip_last_exec:
-                _flip_nb(pile, disc, st)
-                side = 1 - side
-                res[RES_FLIPS] += 1
-            if _IS_ATTACK[rk] and not (play_to_last or seven_rounds):
-                amount = pend_n + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
-                may_challenge = _IS_WDRAW[rk] and challenge_on and ch_last_card
-                if may_challenge and obs_on:
-                    _pub(obs, turns, d, rk, amount, actor, prev_color)  # the evidence for this challenge
-                if may_challenge and \
-                        _wants_challenge(nx, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn):
-                    res[RES_CHALLENGES] += 1
-                    if obs_on:
-                        _learn_nb(obs, actor, 1 << nx, hand, hlen)
-                    if logon:
-                        _log(log, st, EV_CHALLENGE, nx, -1, 1 if was_guilty else 0, actor)
-                    g_draw, i_extra = _challenge_terms(rk, ch_guilty_draw, ch_innocent_draw,
-                                                       wd2_guilty, wd2_innocent, wdc_extra)
-                    if was_guilty:
-                        _penalty(actor, rk, max(g_draw, amount), cur, side, hand, hlen, fcol, pile, disc,
-                                 st, rng, log)
-                        if ch_guilty_card == 1:
-                            dn = st[ST_DISC_N] - 1
-                            if obs_on:
-                                _count_play(obs, disc[dn], -1, side, st, fcol, frank)
-                            hand[actor, hlen[actor]] = disc[dn]
-                            hlen[actor] += 1
-                            if obs_on:
-                                obs[_seen_at(obs, ncards) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
-                            st[ST_DISC_N] = dn
-                            cur = prev_color
-                        elif ch_guilty_card == 2:
-                            cur = prev_color
-                        pend_kind = -1
-                        pend_n = 0
-                        pend_stacked = 0
-                        p = nx if ch_success_plays else _nxt(nx, d, n, active)
-                        just_played = False
-                        continue
-                    amount += i_extra
-                if rk == DANCING_WILD and p_dance > 0.0 and rand01_nb(rng) < p_dance:
-                    amount = 0
-                _penalty(nx, rk, amount, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
-            if seven_rounds:
-                # uno_seven_rounds (docs/rules.md 4.15): refill 6, 5, ... 1; the seventh emptying wins
-                active[2 * n + actor] += 1
-                k = active[2 * n + actor]
-                if k > refill_start:
-                    winner = actor
-                    break
-                give_cards_nb(actor, refill_start - k + 1, hand, hlen, pile, disc, st, rng, log, EV_DRAW)
-            elif play_to_last:
-                # play_to_last (docs/rules.md 4.14): leave the round; the last one holding cards loses
-                active[actor] = 0
-                n_active -= 1
-                active[n + actor] = n - n_active  # finishing position, 1 = first out
-                if winner < 0:
-                    winner = actor
-                if logon:
-                    _log(log, st, EV_WIN, actor, -1, n - n_active, 1)
-                if n_active <= 1:
-                    for s in range(n):
-                        if active[s]:
-                            loser = s
-                    break
+
+@njit(cache=True, _nrt=False, inline="always")
+def _jump_in_window(n, top, g):
+    """The jump-in window (docs/rules.md 4.1, 4.2) after a card was laid: the player who laid it may lay an
+    identical second card (double play), else the others race the scheduled player with an identical card,
+    and the victim of an attack may deflect with one.  Returns (seat, hand index) of the card laid out of
+    turn, or (-1, -1); a jump-in takes over the pending effect (transfer, or with jump_in_draw_resolution
+    accumulate the draw adds up)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    side = st[ST_SIDE]
+    cur = st[ST_CUR]
+    p = st[ST_P]
+    last_actor = st[ST_LAST_ACTOR]
+    top_rank = frank[side, top]
+    top_col = fcol[side, top]
+    ncards = fcol.shape[1]
+    can_jump = ((top_col != BLACK) or (top_rank == WILD and R[R_JUMP_WILD] != 0)
+                or (top_rank == WD4 and R[R_JUMP_WD4] != 0)) and (R[R_EXACT_DRAWS] != 0 or _DRAW_N[top_rank] == 0)
+    if not can_jump:
+        return -1, -1
+    jw = -1
+    ji = -1
+    if R[R_DOUBLE_JUMP] and hlen[last_actor] > 0 and rand01_nb(rng) < RD[RD_P_SELF_JUMP]:
+        ji = _match_choice(last_actor, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                           disc, active, st, rng, script, ufn)
+        if ji >= 0:
+            jw = last_actor
+    if jw < 0 and R[R_JUMP_IN]:
+        cnt = 0
+        q = p
+        for _ in range(st[ST_N_ACTIVE]):
+            if q != last_actor and q != p:
+                ci = _match_choice(q, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                                   disc, active, st, rng, script, ufn)
+                if ci >= 0:
+                    lg[cnt] = q
+                    lg[ncards - 1 - cnt] = ci
+                    cnt += 1
+            q = _nxt(q, st[ST_D], n, active)
+        if cnt > 0 and rand01_nb(rng) < RD[RD_P_BEATS]:
+            k = randint_nb(rng, cnt)
+            jw = lg[k]
+            ji = lg[ncards - 1 - k]
+        elif st[ST_PEND_KIND] >= 0 and p != last_actor and st[ST_NO_RESPONSE] == 0:
+            ci = _match_choice(p, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                               disc, active, st, rng, script, ufn)
+            if ci >= 0:
+                jw = p
+                ji = ci
+    if jw >= 0:
+        res[RES_JUMPS] += 1
+        if log.shape[0] > 0:
+            _log(log, st, EV_JUMP_IN, jw, hand[jw, ji], p, 0)
+        pend_kind = st[ST_PEND_KIND]
+        if not (R[R_JUMP_ACCUMULATE] and pend_kind >= 0 and _DRAW_N[pend_kind] > 0):
+            st[ST_PEND_N] = 0
+        st[ST_PEND_KIND] = -1
+    return jw, ji
+
+
+@njit(cache=True, _nrt=False)
+def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
+    """A challenged restricted wild draw (docs/rules.md 1.9-1.11, 2.9): the offender's hand is shown to the
+    challenger.  Guilty: the offender draws the larger of the penalty and ``amount``, and per
+    challenge_guilty_card takes the card back or the colour reverts to ``prev_color``.  Innocent: the
+    challenger draws ``amount`` and the extra.  Either way the attack is over.  Returns ``guilty``."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    side = st[ST_SIDE]
+    res[RES_CHALLENGES] += 1
+    if _observing(n, pol):
+        _learn_nb(obs, offender, 1 << challenger, hand, hlen)
+    if log.shape[0] > 0:
+        _log(log, st, EV_CHALLENGE, challenger, -1, 1 if guilty else 0, offender)
+    g_draw, i_extra = _challenge_terms(kind, R[R_CH_GUILTY_DRAW], R[R_CH_INNOCENT_DRAW], R[R_WD2_GUILTY],
+                                       R[R_WD2_INNOCENT], R[R_WDC_EXTRA])
+    if guilty:
+        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng,
+                 log)
+        if R[R_CH_GUILTY_CARD] == 1:
+            # the Wild Draw Four goes back to the offender; the old top is current again
+            dn = st[ST_DISC_N] - 1
+            if _observing(n, pol):
+                _count_play(obs, disc[dn], -1, side, st, fcol, frank)
+            hand[offender, hlen[offender]] = disc[dn]
+            hlen[offender] += 1
+            if _observing(n, pol):
+                obs[_seen_at(obs, fcol.shape[1]) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
+            st[ST_DISC_N] = dn
+            st[ST_CUR] = prev_color
+        elif R[R_CH_GUILTY_CARD] == 2:
+            st[ST_CUR] = prev_color
+    else:
+        _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng, log)
+    st[ST_PEND_KIND] = -1
+    st[ST_PEND_N] = 0
+    st[ST_PEND_STACKED] = 0
+    return guilty
+
+
+# what the response window leads to
+RW_NEXT = 0   # the turn passed on (st[ST_P] is the next seat to act): back to the top of the loop
+RW_PLAY = 1   # the victim answered with a card: lay it
+RW_TURN = 2   # the victim now takes a normal turn
+
+
+@njit(cache=True, _nrt=False)
+def _answer_card_mode(rr, pend_kind, R):
+    """How a card of rank rr that answered a pending attack is laid: 1 stack, 2 deflect, 3 bounce, 6 the
+    Invisibility Wild (Harry Potter: the attack is cancelled)."""
+    if rr == INVIS_WILD:
+        return 6
+    if rr == REVERSE:
+        return 3
+    if rr == SKIP:
+        return 2
+    if R[R_STACKING] and (_IS_WDRAW[rr] or (rr == pend_kind and R[R_ST_D2]) or
+                          (_IS_WDRAW[pend_kind] and R[R_ST_MIXED])):
+        return 1
+    return 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _response_window(n, top, g):
+    """The victim st[ST_P] of a pending attack (docs/rules.md 5.1): may go on stacking (stack_max_per_turn),
+    challenge a restricted wild draw, or answer with a card (stack, deflect, bounce); else the attack
+    resolves: the victim draws and loses the turn.  Returns (RW_*, hand index, play mode)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    victim = st[ST_P]
+    side = st[ST_SIDE]
+    pend_kind = st[ST_PEND_KIND]
+    top_rank = frank[side, top]
+    flags = (R[R_RESTRICTION] << 11) | (top_rank << 16)
+    rw = RW_TURN
+    play_i = -1
+    mode = 0
+    decided = False  # the victim answered with a card, or challenged and now takes a normal turn
+    if st[ST_CONT_STACK]:
+        st[ST_CONT_STACK] = 0
+        play_i = _response_choice(victim, pend_kind, fcol[side, top], (R[R_RESP] & 15) | flags, st[ST_CUR], side,
+                                  n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+        if play_i < 0:
+            st[ST_P] = _nxt(victim, st[ST_D], n, active)
+            return RW_NEXT, -1, 0
+        rw = RW_PLAY
+        mode = 5
+        decided = True
+    open_ = st[ST_NO_RESPONSE] == 0
+    if not decided and open_ and _IS_WDRAW[pend_kind] and R[R_CHALLENGE] and not st[ST_PEND_BOUNCED]:
+        if _wants_challenge(victim, st[ST_CUR], side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
+                            st, rng, script, ufn):
+            offender = st[ST_PEND_FROM]
+            if _challenge(n, victim, offender, pend_kind, st[ST_PEND_N], st[ST_PEND_GUILTY] != 0,
+                          st[ST_PEND_PREV_COLOR], g):
+                if R[R_CH_OFFENDER_SKIPS]:
+                    st[ST_SKIP_NEXT] |= 1 << offender
+                stays = R[R_CH_SUCCESS_PLAYS] != 0  # the challenger now takes a normal turn
             else:
-                winner = actor
+                stays = R[R_CH_INNOCENT_SKIPS] == 0
+                if not stays and log.shape[0] > 0:
+                    _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
+            if not stays:
+                st[ST_P] = _nxt(victim, st[ST_D], n, active)
+                return RW_NEXT, -1, 0
+            decided = True
+    if not decided and open_ and R[R_RESP] != 0:
+        play_i = _response_choice(victim, pend_kind, fcol[side, top], R[R_RESP] | flags, st[ST_CUR], side, n, pol,
+                                  pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+        if play_i >= 0:
+            rw = RW_PLAY
+            decided = True
+            mode = _answer_card_mode(frank[side, hand[victim, play_i]], pend_kind, R)
+            if mode == 6:
+                st[ST_PEND_KIND] = -1
+                st[ST_PEND_N] = 0
+                st[ST_PEND_STACKED] = 0
+    st[ST_NO_RESPONSE] = 0
+    if st[ST_ERR] != 0:
+        return RW_NEXT, -1, 0  # a refused scripted answer ends the round before the attack resolves
+    if decided:
+        return rw, play_i, mode
+    return _take_attack(n, victim, g), -1, 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _take_attack(n, victim, g):
+    """Nothing answered the pending attack: the victim draws and (mostly) loses the turn.  Returns RW_NEXT,
+    or RW_TURN when the victim keeps it (a bounce with reverse_bounce_victim_skips off; Speed Uno's
+    draw_no_skip, then a colour-only turn; a dancing target under bts_dancing_target_skips off)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    pend_kind = st[ST_PEND_KIND]
+    pend_n = st[ST_PEND_N]
+    skips = (not _IS_ATTACK[pend_kind] or st[ST_PEND_STACKED] <= 1 or R[R_ST_FINAL_SKIPS] != 0) \
+        and st[ST_PEND_NOSKIP] == 0
+    if pend_kind == DANCING_WILD:
+        skips = R[R_DANCE_SKIPS] != 0
+        if RD[RD_P_DANCE] > 0.0 and rand01_nb(rng) < RD[RD_P_DANCE]:
+            pend_n = 0  # the target dances instead of drawing 3
+    elif R[R_SPEED_NO_SKIP] and _IS_ATTACK[pend_kind]:
+        skips = False  # Speed Uno: draw, then take the turn (colour or wild only)
+        st[ST_COLOR_TURN] = 1
+    if pend_kind == HOWLER and _observing(n, pol):
+        _learn_nb(obs, victim, (1 << n) - 1, hand, hlen)  # the Howler's victim shows the hand
+    if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
+        _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
+    st[ST_PEND_KIND] = -1
+    st[ST_PEND_N] = 0
+    st[ST_PEND_STACKED] = 0
+    st[ST_PEND_NOSKIP] = 0
+    st[ST_PEND_BOUNCED] = 0
+    if not skips:
+        return RW_TURN
+    if log.shape[0] > 0:
+        _log(log, st, EV_SKIPPED, victim, -1, 0, 0)
+    st[ST_P] = _nxt(victim, st[ST_D], n, active)
+    return RW_NEXT
+
+
+@njit(cache=True, _nrt=False)
+def _turn_penalties(p, g):
+    """Turn penalties as probabilities (docs/rules.md 4.19): a general mistake, a hint, a detected illegal
+    play attempt."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    if RD[RD_P_MISTAKE] > 0.0 and rand01_nb(rng) < RD[RD_P_MISTAKE]:
+        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+    if RD[RD_P_HINT] > 0.0 and rand01_nb(rng) < RD[RD_P_HINT]:
+        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+    if RD[RD_P_ILLEGAL] > 0.0 and rand01_nb(rng) < RD[RD_P_ILLEGAL] and rand01_nb(rng) < RD[RD_P_DETECT]:
+        give_cards_nb(p, R[R_ILLEGAL_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _normal_turn(n, top, resume, obs_on, g):
+    """Seat st[ST_P]'s own turn (docs/rules.md 1.6-1.8): it lays a legal card, or draws (one card, or until
+    one is playable) and may lay the card drawn.  Returns the hand index of the card it lays, or -1 when the
+    turn passed on (skipped, drew and kept, or the round ends: st[ST_ERR]).  ``resume``: the round resumes
+    at this decision, whose turn began before the snapshot."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    p = st[ST_P]
+    if not resume:
+        skip_next = st[ST_SKIP_NEXT]
+        if skip_next != 0 and (skip_next >> p) & 1:
+            st[ST_SKIP_NEXT] = skip_next & ~(1 << p)
+            if log.shape[0] > 0:
+                _log(log, st, EV_SKIPPED, p, -1, 1, 0)
+            st[ST_P] = _nxt(p, st[ST_D], n, active)
+            return -1
+        if st[ST_REVERT_DIR]:
+            st[ST_REVERT_DIR] = 0
+            st[ST_D] = -st[ST_D]
+        st[ST_TURNS] += 1
+        if R[R_PENALTIES]:
+            _turn_penalties(p, g)
+    side = st[ST_SIDE]
+    cur = st[ST_CUR]
+    top_rank = frank[side, top]
+    ct = st[ST_COLOR_TURN] != 0
+    by_symbol = R[R_BY_SYMBOL] != 0
+    any_action = R[R_ANY_ACTION] != 0
+    restriction = R[R_RESTRICTION]
+    nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, ct, R[R_NO_WD4_OUT] != 0,
+                                            R[R_BLUFF_OK] != 0, by_symbol, any_action, restriction, obs, hand,
+                                            hlen, fcol, frank, cmask, lg)
+    if obs_on:
+        _pub(obs, st[ST_TURNS], st[ST_D], st[ST_PEND_KIND], st[ST_PEND_N], st[ST_PEND_FROM],
+             st[ST_PEND_PREV_COLOR])
+    voluntary = R[R_VOLUNTARY] != 0
+    pflag = (1 if bluff_now else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
+    choice = decide_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
+                       disc, active, st, rng, script, ufn)
+    if st[ST_ERR] != 0:
+        return -1  # an illegal or missing scripted move ends the round before anything happens
+    st[ST_COLOR_TURN] = 0
+    if choice < 0 and nlegal > 0 and not voluntary and pol[p] == POL_SCRIPTED:
+        st[ST_ERR] = 1  # voluntary_draw=false: no drawing while holding a legal card
+        return -1
+    if choice >= 0:
+        return _opt_index(obs, choice)
+    # draw one (or until playable); only the drawn card may then be played
+    dup = R[R_DUP] != 0
+    got, playable = _draw_for_play(p, ct, cur, side, top_rank, dup, by_symbol, any_action, restriction, hand,
+                                   hlen, pile, disc, fcol, frank, st, rng, log)
+    if playable and (R[R_DRAWN_FORCED] or ((dup or ct) and R[R_DUP_MUST]) or
+                     _play_drawn_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st,
+                                      rng, script, ufn)):
+        return hlen[p] - 1
+    if log.shape[0] > 0:
+        _log(log, st, EV_PASS, p, got, 0, 0)
+    st[ST_P] = _nxt(p, st[ST_D], n, active)
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _lay_card(n, actor, play_i, mode, top, obs_on, g):
+    """``actor`` lays the card at hand index play_i, played in ``mode`` (0 a normal turn, 1 a stack, 2 a
+    deflection, 3 a bounce, 4 a jump-in, 5 a continued stack, 6 the Invisibility Wild), and names the colour
+    of a wild.  Returns (its colour before, whether it was a Wild Draw Four played against the restriction)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    side = st[ST_SIDE]
+    play_c = hand[actor, play_i]
+    rk = frank[side, play_c]
+    col = fcol[side, play_c]
+    cur = st[ST_CUR]
+    prev_color = cur
+    was_guilty = False
+    if _IS_WDRAW[rk]:
+        was_guilty = _is_wd4_guilty(actor, side, hand, hlen, fcol, frank, cur, frank[side, top], R[R_RESTRICTION])
+    _remove_at(actor, play_i, hand, hlen)
+    disc[st[ST_DISC_N]] = play_c
+    st[ST_DISC_N] += 1
+    if obs_on:
+        _count_play(obs, play_c, 1, side, st, fcol, frank)
+        obs[_seen_at(obs, fcol.shape[1]) + play_c] = 0
+    if col == BLACK:
+        pend_kind = st[ST_PEND_KIND]
+        if _IS_WDRAW[rk] and R[R_ST_COLOR_FIRST] and pend_kind >= 0 and _IS_WDRAW[pend_kind] and mode == 1:
+            pass  # the first Wild Draw Four of the stack named the colour
+        elif R[R_COLOR_ROTATION]:
+            cur = _ROT_CW[cur] if st[ST_D] == 1 else _ROT_CCW[cur]
+        else:
+            cur = _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
+                                     st, rng, script, ufn)
+    else:
+        cur = col
+    st[ST_CUR] = cur
+    if log.shape[0] > 0:
+        _log(log, st, EV_PLAY, actor, play_c, cur, mode)
+    st[ST_JUST_PLAYED] = 1
+    st[ST_LAST_ACTOR] = actor
+    return prev_color, was_guilty
+
+
+# what follows an emptied hand
+EMPTY_ROUND_OVER = 0   # the round is over
+EMPTY_GO_ON = 1        # play goes on (play_to_last, uno_seven_rounds): the card's effect follows
+EMPTY_NEXT = 2         # a last Wild Draw Four was challenged and guilty: back to the top of the loop
+
+
+@njit(cache=True, _nrt=False)
+def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
+    """``actor`` laid its last card (docs/rules.md 1.14): a final Flip is carried out (flip_last_card_executes),
+    a final draw card still hits the next player (and a last Wild Draw Four may be challenged); then the
+    round ends, or under play_to_last (4.14) and uno_seven_rounds (4.15) goes on.  Returns EMPTY_*."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    d = st[ST_D]
+    nx = _nxt(actor, d, n, active)
+    if rk == FLIP and R[R_FLIP_LAST_EXEC]:
+        _flip_nb(pile, disc, st)
+        st[ST_SIDE] = 1 - st[ST_SIDE]
+        res[RES_FLIPS] += 1
+    if _IS_ATTACK[rk] and not (R[R_PLAY_TO_LAST] or R[R_SEVEN_ROUNDS]):
+        amount = st[ST_PEND_N] + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
+        if _IS_WDRAW[rk] and R[R_CHALLENGE] and R[R_CH_LAST_CARD]:
+            if _observing(n, pol):
+                _pub(obs, st[ST_TURNS], d, rk, amount, actor, prev_color)  # the evidence for this challenge
+            if _wants_challenge(nx, st[ST_CUR], st[ST_SIDE], n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                                active, st, rng, script, ufn):
+                if _challenge(n, nx, actor, rk, amount, was_guilty, prev_color, g):
+                    st[ST_P] = nx if R[R_CH_SUCCESS_PLAYS] else _nxt(nx, d, n, active)
+                    st[ST_JUST_PLAYED] = 0
+                    return EMPTY_NEXT
+                amount = -1  # the challenger took the attack and the extra
+        if rk == DANCING_WILD and RD[RD_P_DANCE] > 0.0 and rand01_nb(rng) < RD[RD_P_DANCE]:
+            amount = 0
+        if amount >= 0:
+            _penalty(nx, rk, amount, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
+    if R[R_SEVEN_ROUNDS]:
+        # refill 6, 5, ... 1; the seventh emptying wins
+        active[2 * n + actor] += 1
+        k = active[2 * n + actor]
+        if k > R[R_REFILL_START]:
+            st[ST_WINNER] = actor
+            return EMPTY_ROUND_OVER
+        give_cards_nb(actor, R[R_REFILL_START] - k + 1, hand, hlen, pile, disc, st, rng, log, EV_DRAW)
+        return EMPTY_GO_ON
+    if R[R_PLAY_TO_LAST]:
+        # leave the round; the last one holding cards loses
+        active[actor] = 0
+        st[ST_N_ACTIVE] -= 1
+        n_active = st[ST_N_ACTIVE]
+        active[n + actor] = n - n_active  # finishing position, 1 = first out
+        if st[ST_WINNER] < 0:
+            st[ST_WINNER] = actor
+        if log.shape[0] > 0:
+            _log(log, st, EV_WIN, actor, -1, n - n_active, 1)
+        if n_active <= 1:
+            for s in range(n):
+                if active[s]:
+                    st[ST_LOSER] = s
+            return EMPTY_ROUND_OVER
+        return EMPTY_GO_ON
+    st[ST_WINNER] = actor
+    return EMPTY_ROUND_OVER
+
+
+@njit(cache=True, _nrt=False)
+def _uno_call(n, actor, g):
+    """``actor`` is down to one card: the UNO call (docs/rules.md 1.12) as probabilities, forgotten and caught;
+    under uno_to_center (4.12) the slowest other player draws."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    if RD[RD_P_FORGET] > 0.0 and rand01_nb(rng) < RD[RD_P_FORGET]:
+        if rand01_nb(rng) < RD[RD_P_CATCH]:
+            res[RES_UNO_CAUGHT] += 1
+            if log.shape[0] > 0:
+                _log(log, st, EV_UNO_CAUGHT, actor, -1, R[R_UNO_PEN], 0)
+            give_cards_nb(actor, R[R_UNO_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+    elif R[R_UNO_CENTER]:
+        k = randint_nb(rng, st[ST_N_ACTIVE] - 1)
+        for s in range(n):
+            if s != actor and active[s]:
+                if k == 0:
+                    give_cards_nb(s, R[R_CENTER_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                    break
+                k -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _pass_hands(n, actor, play_c, g):
+    """A 0 under seven_zero or Round-n-Round: every hand passes to the next seat (in the direction of play,
+    or to the left with zero_pass_direction); each player knows the hand it passed on.  Round-n-Round:
+    whoever is handed a one-card hand must call UNO."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    if _observing(n, pol):
+        for s in range(n):
+            _learn_nb(obs, s, 1 << s, hand, hlen)
+    d = 1 if R[R_ZERO_LEFT] else st[ST_D]
+    _rotate_hands(n, d, active, hand, hlen, tmp)
+    for s in range(n):
+        st[ST_VOID + s] = 0
+    res[RES_SWAPS] += 1
+    if log.shape[0] > 0:
+        _log(log, st, EV_SWAP, actor, play_c, -1, d)
+    if R[R_ROUND_N_ROUND] and RD[RD_P_FORGET] > 0.0:
+        for s in range(n):
+            if active[s] and hlen[s] == 1 and rand01_nb(rng) < RD[RD_P_FORGET] and rand01_nb(rng) < RD[RD_P_CATCH]:
+                res[RES_UNO_CAUGHT] += 1
+                if log.shape[0] > 0:
+                    _log(log, st, EV_UNO_CAUGHT, s, -1, R[R_UNO_PEN], 0)
+                give_cards_nb(s, R[R_UNO_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _swap_with(n, actor, rk, play_c, g):
+    """A number card that swaps (docs/rules.md 4.3-4.5): a 7 under seven_zero, a 0 under zero_swap_any, a 5
+    under swap_on_five.  The player picks the other seat (or nobody, where optional); whole hands change
+    places, each player knowing the hand it passed, or (a 5, one_card_each_own_choice) each gives one card
+    of its choice, knowing it."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    if rk == 0 and (R[R_SEVEN_ZERO] or R[R_ROUND_N_ROUND]):
+        _pass_hands(n, actor, play_c, g)
+        return
+    if rk == 7 and R[R_SEVEN_ZERO]:
+        optional = R[R_SEVEN_MANDATORY] == 0
+        whole = True
+    elif rk == 0 and R[R_ZERO_SWAP_ANY]:
+        optional = True
+        whole = True
+    elif rk == 5 and R[R_SWAP_FIVE]:
+        optional = R[R_SWAP5_OPTIONAL] != 0
+        whole = R[R_SWAP5_WHOLE] != 0
+    else:
+        return
+    side = st[ST_SIDE]
+    cur = st[ST_CUR]
+    tgt = _choose_target(actor, st[ST_D], optional, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
+                         active, st, rng, script, ufn)
+    if tgt < 0:
+        return
+    if whole:
+        if _observing(n, pol):
+            _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
+            _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
+        _swap_hands(actor, tgt, hand, hlen)
+        _swap_voids(st, actor, tgt)
+    else:
+        ga, gb = _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
+                               st, rng, script, ufn)
+        st[ST_VOID + actor] = 0
+        st[ST_VOID + tgt] = 0
+        if _observing(n, pol) and ga >= 0 and st[ST_ERR] == 0:
+            kn0 = _seen_at(obs, fcol.shape[1])  # each knows the card it gave
+            obs[kn0 + ga] |= 1 << actor
+            obs[kn0 + gb] |= 1 << tgt
+            obs[OBS_KNOWN_ON] = 1
+    res[RES_SWAPS] += 1
+    if log.shape[0] > 0:
+        _log(log, st, EV_SWAP, actor, play_c, tgt, 5 if rk == 5 else 0)
+
+
+@njit(cache=True, _nrt=False)
+def _flip_played(n, actor, g):
+    """A Flip (docs/rules.md 2.8): no turn effect; the revealed top face sets colour and symbol only (a
+    revealed wild: the Flip player names the colour, or with flip_revealed_black_color anything follows)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    _flip_nb(pile, disc, st)
+    side = 1 - st[ST_SIDE]
+    st[ST_SIDE] = side
+    res[RES_FLIPS] += 1
+    ntop = disc[st[ST_DISC_N] - 1]
+    cur = fcol[side, ntop]
+    if cur == BLACK:
+        cur = -1 if R[R_FLIP_FREE] else _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
+                                                            fpts, disc, active, st, rng, script, ufn)
+    st[ST_CUR] = cur
+    if log.shape[0] > 0:
+        _log(log, st, EV_FLIP, actor, ntop, cur, side)
+    st[ST_P] = _nxt(actor, st[ST_D], n, active)
+
+
+@njit(cache=True, _nrt=False)
+def _skip_everyone(n, actor, g):
+    """Skip Everyone (docs/rules.md 2.6): every other player loses the turn; the player goes again."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    d = st[ST_D]
+    if log.shape[0] > 0:
+        q = _nxt(actor, d, n, active)
+        while q != actor and q != _nxt(q, d, n, active):
+            _log(log, st, EV_SKIPPED, q, -1, 0, 0)
+            q = _nxt(q, d, n, active)
+            if not active[actor] and q == _nxt(actor, d, n, active):
                 break
+    st[ST_P] = actor if active[actor] else _nxt(actor, d, n, active)
 
-        # ---- UNO call (docs/rules.md 1.12), as probabilities ----------------------------------------
-        if hlen[actor] == 1:
-            if p_forget > 0.0 and rand01_nb(rng) < p_forget:
-                if rand01_nb(rng) < p_catch:
-                    res[RES_UNO_CAUGHT] += 1
-                    if logon:
-                        _log(log, st, EV_UNO_CAUGHT, actor, -1, uno_pen, 0)
-                    give_cards_nb(actor, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-            elif uno_center:
-                # uno_to_center (docs/rules.md 4.12): the slowest other player draws
-                k = randint_nb(rng, n_active - 1)
-                for s in range(n):
-                    if s != actor and active[s]:
-                        if k == 0:
-                            give_cards_nb(s, center_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                            break
-                        k -= 1
 
-        # ---- effects --------------------------------------------------------------------------
-        if rk <= 9 and not swaps_on:
-            p = _nxt(actor, d, n, active)  # a number card without swap rules: just pass the turn on
-            continue
-        two_left = n_active == 2 and (ptl_two_player or n_seated == 2)
-        if rk == SKIP:
-            if skip_extra:
-                # skip_extra_turn (docs/rules.md 4.25): the next player loses the turn, the skipper goes again
-                victim_s = _nxt(actor, d, n, active)
-                if logon:
-                    _log(log, st, EV_SKIPPED, victim_s, -1, 0, 0)
-                p = actor if active[actor] else _nxt(victim_s, d, n, active)
-            else:
-                pend_kind = SKIP
-                pend_n = 0
-                pend_from = actor
-                p = _nxt(actor, d, n, active)
-        elif rk == REVERSE:
-            if mode == 3:
-                # reverse_bounce (docs/rules.md 4.9): the attack returns to the previous player
-                d = -d
-                p = _nxt(actor, d, n, active)
-                pend_from = actor
-                no_response = not rb_rebounce
-                pend_noskip = not rb_victim_skips
-                pend_bounced = True  # the bounced card cannot be challenged by its own player
-                if logon:
-                    _log(log, st, EV_DIRECTION, actor, -1, d, 1)
-            elif two_left and rev_as_skip:
-                pend_kind = SKIP
-                pend_n = 0
-                pend_from = actor
-                p = _nxt(actor, d, n, active)
-            else:
-                d = -d
-                if logon:
-                    _log(log, st, EV_DIRECTION, actor, -1, d, 0)
-                p = _nxt(actor, d, n, active)
-                if rev_single:
-                    revert_dir = not revert_dir
-        elif rk == HOWLER:
-            # Harry Potter: the next player shows their hand (public information) and loses the turn
-            pend_kind = HOWLER
-            pend_n = 0
-            pend_from = actor
-            p = _nxt(actor, d, n, active)
-        elif rk == SKIP_ALL:
-            # Skip Everyone (docs/rules.md 2.6): every other player loses the turn; the player goes again
-            if logon:
-                q = _nxt(actor, d, n, active)
-                while q != actor and q != _nxt(q, d, n, active):
-                    _log(log, st, EV_SKIPPED, q, -1, 0, 0)
-                    q = _nxt(q, d, n, active)
-                    if not active[actor] and q == _nxt(actor, d, n, active):
-                        break
-            p = actor if active[actor] else _nxt(actor, d, n, active)
-        elif rk == FLIP:
-            # docs/rules.md 2.8: no turn effect; the revealed top face sets colour and symbol only
-            _flip_nb(pile, disc, st)
-            side = 1 - side
-            res[RES_FLIPS] += 1
-            ntop = disc[st[ST_DISC_N] - 1]
-            cur = fcol[side, ntop]
-            if cur == BLACK:
-                # flip_revealed_black_color: the Flip player names it, or (-1) anything may follow
-                cur = -1 if flip_free else _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-            if logon:
-                _log(log, st, EV_FLIP, actor, ntop, cur, side)
-            p = _nxt(actor, d, n, active)
-        elif _IS_ATTACK[rk]:
-            if mode == 2:
-                pend_n = _DRAW_N[rk]  # deflection: effects do not add up (docs/rules.md 4.7, 4.8)
-                pend_stacked = 1
-            elif (mode == 1 or mode == 5) and pend_kind >= 0 and _DRAW_N[pend_kind] > 0:
-                pend_stacked += 1
-                pend_n += _DRAW_N[rk]
-                if logon:
-                    _log(log, st, EV_STACK, actor, play_c, pend_n, 0)
-            else:
-                pend_stacked = 1
-                pend_n += _DRAW_N[rk]
-            pend_kind = rk
-            pend_from = actor
-            if _IS_WDRAW[rk]:
-                pend_guilty = was_guilty
-                pend_prev_color = prev_color
-            if pend_stacked > res[RES_STACK_MAX]:
-                res[RES_STACK_MAX] = pend_stacked
-            if mode == 5:
-                stack_count += 1
-            elif mode == 1:
-                stack_count = 1
-            if (mode == 1 or mode == 5) and stack_count < st_max and hlen[actor] > 0:
-                cont_stack = True
-                p = actor
-            else:
-                p = _nxt(actor, d, n, active)
+@njit(cache=True, _nrt=False, inline="always")
+def _attack_laid(n, actor, rk, play_c, mode, was_guilty, prev_color, g):
+    """A draw card was laid: it becomes (or, stacked, adds to) the pending attack on the next player; a
+    deflection passes the card's own amount on (docs/rules.md 4.7, 4.8).  A stacker may go on stacking
+    (stack_max_per_turn)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    pend_kind = st[ST_PEND_KIND]
+    if mode == 2:
+        st[ST_PEND_N] = _DRAW_N[rk]
+        st[ST_PEND_STACKED] = 1
+    elif (mode == 1 or mode == 5) and pend_kind >= 0 and _DRAW_N[pend_kind] > 0:
+        st[ST_PEND_STACKED] += 1
+        st[ST_PEND_N] += _DRAW_N[rk]
+        if log.shape[0] > 0:
+            _log(log, st, EV_STACK, actor, play_c, st[ST_PEND_N], 0)
+    else:
+        st[ST_PEND_STACKED] = 1
+        st[ST_PEND_N] += _DRAW_N[rk]
+    st[ST_PEND_KIND] = rk
+    st[ST_PEND_FROM] = actor
+    if _IS_WDRAW[rk]:
+        st[ST_PEND_GUILTY] = was_guilty
+        st[ST_PEND_PREV_COLOR] = prev_color
+    if st[ST_PEND_STACKED] > res[RES_STACK_MAX]:
+        res[RES_STACK_MAX] = st[ST_PEND_STACKED]
+    if mode == 5:
+        st[ST_STACK_COUNT] += 1
+    elif mode == 1:
+        st[ST_STACK_COUNT] = 1
+    if (mode == 1 or mode == 5) and st[ST_STACK_COUNT] < R[R_ST_MAX] and hlen[actor] > 0:
+        st[ST_CONT_STACK] = 1
+        st[ST_P] = actor
+    else:
+        st[ST_P] = _nxt(actor, st[ST_D], n, active)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _card_effect(n, actor, rk, play_c, mode, emptied, was_guilty, prev_color, g):
+    """The effect of the card just laid on whose turn comes next (docs/rules.md 1.16, 1.17, 2.x, 4.x)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    d = st[ST_D]
+    n_active = st[ST_N_ACTIVE]
+    if rk == SKIP:
+        if R[R_SKIP_EXTRA]:
+            # skip_extra_turn (docs/rules.md 4.25): the next player loses the turn, the skipper goes again
+            victim_s = _nxt(actor, d, n, active)
+            if log.shape[0] > 0:
+                _log(log, st, EV_SKIPPED, victim_s, -1, 0, 0)
+            st[ST_P] = actor if active[actor] else _nxt(victim_s, d, n, active)
         else:
-            p = _nxt(actor, d, n, active)
-            if rk <= 9 and swaps_on and not emptied:
-                if rk == 7 and seven_zero:
-                    tgt = _choose_target(actor, d, not seven_mandatory, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                    if tgt >= 0:
-                        if obs_on:
-                            _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
-                            _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
-                        _swap_hands(actor, tgt, hand, hlen)
-                        _swap_voids(st, actor, tgt)
-                        res[RES_SWAPS] += 1
-                        if logon:
-                            _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
-                elif rk == 0 and (seven_zero or round_n_round):
-                    if obs_on:
-                        for s in range(n):
-                            _learn_nb(obs, s, 1 << s, hand, hlen)
-                    _rotate_hands(n, 1 if zero_left else d, active, hand, hlen, tmp)
-                    for s in range(n):
-                        st[ST_VOID + s] = 0
-                    res[RES_SWAPS] += 1
-                    if logon:
-                        _log(log, st, EV_SWAP, actor, play_c, -1, 1 if zero_left else d)
-                    if round_n_round and p_forget > 0.0:
-                        # Speed Uno Round-n-Round: whoever is handed a one-card hand must call UNO
-                        for s in range(n):
-                            if active[s] and hlen[s] == 1 and rand01_nb(rng) < p_forget \
-                                    and rand01_nb(rng) < p_catch:
-                                res[RES_UNO_CAUGHT] += 1
-                                if logon:
-                                    _log(log, st, EV_UNO_CAUGHT, s, -1, uno_pen, 0)
-                                give_cards_nb(s, uno_pen, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
-                elif rk == 0 and zero_swap_any:
-                    # zero_swap_any (True here) rather than a literal True: one compiled _choose_target
-                    tgt = _choose_target(actor, d, zero_swap_any, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                    if tgt >= 0:
-                        if obs_on:
-                            _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
-                            _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
-                        _swap_hands(actor, tgt, hand, hlen)
-                        _swap_voids(st, actor, tgt)
-                        res[RES_SWAPS] += 1
-                        if logon:
-                            _log(log, st, EV_SWAP, actor, play_c, tgt, 0)
-                elif rk == 5 and swap_five:
-                    tgt = _choose_target(actor, d, swap5_optional, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                    if tgt >= 0:
-                        if swap5_whole:
-                            if obs_on:
-                                _learn_nb(obs, actor, 1 << actor, hand, hlen)
-                                _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
-                            _swap_hands(actor, tgt, hand, hlen)
-                            _swap_voids(st, actor, tgt)
-                        else:
-                            ga, gb = _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
-                            st[ST_VOID + actor] = 0
-                            st[ST_VOID + tgt] = 0
-                            if obs_on and ga >= 0 and st[ST_ERR] == 0:
-                                # each knows the card it gave
-                                kn0 = _seen_at(obs, ncards)
-                                obs[kn0 + ga] |= 1 << actor
-                                obs[kn0 + gb] |= 1 << tgt
-                                obs[OBS_KNOWN_ON] = 1
-                        res[RES_SWAPS] += 1
-                        if logon:
-                            _log(log, st, EV_SWAP, actor, play_c, tgt, 5)
+            st[ST_PEND_KIND] = SKIP
+            st[ST_PEND_N] = 0
+            st[ST_PEND_FROM] = actor
+            st[ST_P] = _nxt(actor, d, n, active)
+    elif rk == REVERSE:
+        two_left = n_active == 2 and (R[R_PTL_TWO_PLAYER] != 0 or st[ST_N_SEATED] == 2)
+        if mode == 3:
+            # reverse_bounce (docs/rules.md 4.9): the attack returns to the previous player
+            st[ST_D] = -d
+            st[ST_P] = _nxt(actor, -d, n, active)
+            st[ST_PEND_FROM] = actor
+            st[ST_NO_RESPONSE] = R[R_RB_REBOUNCE] == 0
+            st[ST_PEND_NOSKIP] = R[R_RB_VICTIM_SKIPS] == 0
+            st[ST_PEND_BOUNCED] = 1  # the bounced card cannot be challenged by its own player
+            if log.shape[0] > 0:
+                _log(log, st, EV_DIRECTION, actor, -1, -d, 1)
+        elif two_left and R[R_REV_AS_SKIP]:
+            st[ST_PEND_KIND] = SKIP
+            st[ST_PEND_N] = 0
+            st[ST_PEND_FROM] = actor
+            st[ST_P] = _nxt(actor, d, n, active)
+        else:
+            st[ST_D] = -d
+            if log.shape[0] > 0:
+                _log(log, st, EV_DIRECTION, actor, -1, -d, 0)
+            st[ST_P] = _nxt(actor, -d, n, active)
+            if R[R_REV_SINGLE]:
+                st[ST_REVERT_DIR] = 1 - st[ST_REVERT_DIR]
+    elif rk == HOWLER:
+        # Harry Potter: the next player shows their hand (public information) and loses the turn
+        st[ST_PEND_KIND] = HOWLER
+        st[ST_PEND_N] = 0
+        st[ST_PEND_FROM] = actor
+        st[ST_P] = _nxt(actor, d, n, active)
+    elif rk == SKIP_ALL:
+        _skip_everyone(n, actor, g)
+    elif rk == FLIP:
+        _flip_played(n, actor, g)
+    elif _IS_ATTACK[rk]:
+        _attack_laid(n, actor, rk, play_c, mode, was_guilty, prev_color, g)
+    else:
+        st[ST_P] = _nxt(actor, d, n, active)
+        if rk <= 9 and R[R_SWAPS] and not emptied:
+            _swap_with(n, actor, rk, play_c, g)
 
+
+@njit(cache=True, _nrt=False)
+def _swap_card(rk, R):
+    """Whether a number card of rank rk may swap or pass hands under these rules."""
+    return (rk == 7 and R[R_SEVEN_ZERO] != 0) or (rk == 0 and (R[R_SEVEN_ZERO] != 0 or R[R_ROUND_N_ROUND] != 0
+                                                              or R[R_ZERO_SWAP_ANY] != 0)) \
+        or (rk == 5 and R[R_SWAP_FIVE] != 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _finish_round(n, end, g):
+    """The round's results into res; the winner scores the others' hands (docs/rules.md 1.15, 4.16).  A round
+    ended by a policy error, or paused for a plain-Python seat, has no winner."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    winner = st[ST_WINNER]
+    loser = st[ST_LOSER]
     if st[ST_ERR] >= 2:
-        # a policy answered out of range (or an external seat must decide): the round has no result
         end = END_POLICY if st[ST_ERR] == 2 else END_PAUSED
         winner = -1
         loser = -1
-    # ---- scoring (docs/rules.md 1.15, 4.16) --------------------------------------------------------
+    side = st[ST_SIDE]
     wpts = 0
-    if winner >= 0 and not (play_to_last or seven_rounds):
+    if winner >= 0 and not (R[R_PLAY_TO_LAST] or R[R_SEVEN_ROUNDS]):
         for s in range(n):
             if s != winner:
-                wpts += seat_points_nb(s, side, hand, hlen, frank, fpts, z50)
-    if winner >= 0 and logon:
+                wpts += seat_points_nb(s, side, hand, hlen, frank, fpts, R[R_Z50])
+    if winner >= 0 and log.shape[0] > 0:
         _log(log, st, EV_WIN, winner, -1, wpts, 0)
     res[RES_WINNER] = winner
     res[RES_LOSER] = loser
-    res[RES_TURNS] = turns
+    res[RES_TURNS] = st[ST_TURNS]
     res[RES_WPTS] = wpts
     res[RES_DRAWN] = st[ST_DRAWN]
     res[RES_END] = end
     res[RES_RESHUF] = st[ST_RESHUF]
-    res[RES_COLOR] = cur
-    res[RES_DIRECTION] = d
-    res[RES_NEXT] = p
+    res[RES_COLOR] = st[ST_CUR]
+    res[RES_DIRECTION] = st[ST_D]
+    res[RES_NEXT] = st[ST_P]
     res[RES_SIDE] = side
     return winner
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _begin_round(n, dealer, first, order, resume, g):
+    """A new round, or a resumed one: clear, deal and turn up the starting card (a resumed round's arrays are
+    the caller's copy of a paused round)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    if resume:
+        for k in range(ST_SCRIPT_POS, ST_MODE):
+            st[k] = 0
+        st[ST_JUST_PLAYED] = 0
+    else:
+        _clear_round(g)
+        _deal(n, order, g)
+    if _observing(n, pol):
+        _open_observation(n, resume, g)
+    if not resume:
+        _start_round(n, dealer, first, g)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _fast_turns(n, rev_skips, fflags, g):
+    """The fast turns (_fast_turns_nb) from the round's state, and back into it.  Returns (the seat whose turn
+    chose a card for the big loop to lay, or -1; its hand index)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    p, d, cur, turns, play_i, play_c, attacked = _fast_turns_nb(
+        st[ST_P], st[ST_D], n, st[ST_CUR], st[ST_SIDE], st[ST_TURNS], R[R_CAP], R[R_RESTRICTION],
+        fflags | (FAST_REV_SKIPS if rev_skips else 0), st[ST_PEND_PREV_COLOR], hand, hlen, pile, disc, fcol, frank,
+        fpts, cmask, pol, pp, obs, lg, active, st, rng, log, script, ufn)
+    st[ST_P] = p
+    st[ST_D] = d
+    st[ST_CUR] = cur
+    st[ST_TURNS] = turns
+    if attacked and res[RES_STACK_MAX] < 1:
+        res[RES_STACK_MAX] = 1
+    return (p if play_c >= 0 else -1), play_i
+
+
+@njit(cache=True, _nrt=False)
+def play_round_nb(n, dealer, first, order, g):
+    """Play one round.  ``dealer`` deals; ``first`` acts first (-1: the seat on the dealer's left).
+    ``active[3n:4n]`` says which seats take part (1) and which are out of the match (0).  ``order`` (if
+    non-empty) is the rigged deck (_deal); otherwise the deck is shuffled from ``rng``.  ``g``: the round's
+    arrays and rules (new_round).  Results go to ``res``; hands stay in ``hand``.  With st[ST_MODE] =
+    MODE_RESUME the arrays are a paused round's, which continues at its paused decision.
+
+    Turn structure (docs/rules.md 5.1): a play resolves into a *pending attack* on the next player; at the
+    start of the victim's turn a response window opens (challenge, stack, deflect, bounce, jump-in); with
+    nothing played, the attack resolves.  Taking a penalty is not a turn; a play or a draw is."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    logon = log.shape[0] > 0
+    resume = (st[ST_MODE] & MODE_RESUME) != 0
+    obs_on = _observing(n, pol)
+    _begin_round(n, dealer, first, order, resume, g)
+    fast = R[R_FAST] != 0 and not (logon or (st[ST_MODE] & MODE_SNAPSHOT) != 0)
+    fflags = R[R_FFLAGS] | (FAST_OBS if obs_on else 0)
+    jump_rules = R[R_JUMP_RULES] != 0
+    cap = R[R_CAP]
+    end = END_WIN
+    while True:
+        if st[ST_ERR] != 0:
+            end = END_SCRIPT if st[ST_ERR] == 1 else (END_POLICY if st[ST_ERR] == 2 else END_PAUSED)
+            break
+        if st[ST_TURNS] >= cap:
+            end = END_CAP
+            if logon:
+                _log(log, st, EV_CAP, st[ST_P], -1, st[ST_TURNS], 0)
+            break
+        top = disc[st[ST_DISC_N] - 1]
+        if obs_on:
+            _pub(obs, st[ST_TURNS], st[ST_D], st[ST_PEND_KIND], st[ST_PEND_N], st[ST_PEND_FROM],
+                 st[ST_PEND_PREV_COLOR])
+        actor = -1
+        play_i = -1
+        mode = 0
+        if jump_rules and st[ST_JUST_PLAYED] != 0 and st[ST_CONT_STACK] == 0:
+            actor, play_i = _jump_in_window(n, top, g)
+            mode = 4
+        st[ST_JUST_PLAYED] = 0
+        if actor < 0 and st[ST_PEND_KIND] >= 0:
+            rw, play_i, mode = _response_window(n, top, g)
+            if rw == RW_NEXT:
+                continue
+            if rw == RW_PLAY:
+                actor = st[ST_P]
+        if actor < 0 and fast and not resume and st[ST_SKIP_NEXT] == 0 and st[ST_REVERT_DIR] == 0 \
+                and st[ST_COLOR_TURN] == 0 and _fast_seat(pol[st[ST_P]]):
+            rev_skips = R[R_REV_AS_SKIP] != 0 and st[ST_N_ACTIVE] == 2 \
+                and (R[R_PTL_TWO_PLAYER] != 0 or st[ST_N_SEATED] == 2)
+            actor, play_i = _fast_turns(n, rev_skips, fflags, g)
+            top = disc[st[ST_DISC_N] - 1]  # the fast turns have laid cards since the top of this turn
+            mode = 0
+            if actor < 0 and (st[ST_TURNS] >= cap or st[ST_ERR] != 0):
+                continue
+        if actor < 0:
+            play_i = _normal_turn(n, top, resume, obs_on, g)
+            resume = False
+            if play_i < 0:
+                continue
+            actor = st[ST_P]
+            mode = 0
+        elif mode != 5:
+            st[ST_TURNS] += 1  # a stack, a deflection, a bounce or a jump-in is a play
+        if st[ST_ERR] != 0:
+            continue
+        side = st[ST_SIDE]
+        play_c = hand[actor, play_i]
+        rk = frank[side, play_c]
+        prev_color, was_guilty = _lay_card(n, actor, play_i, mode, top, obs_on, g)
+        emptied = hlen[actor] == 0
+        if emptied:
+            e = _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g)
+            if e == EMPTY_ROUND_OVER:
+                break
+            if e == EMPTY_NEXT:
+                continue
+        if hlen[actor] == 1 and R[R_UNO_CALLS]:
+            _uno_call(n, actor, g)
+        if rk <= 9 and not (R[R_SWAPS] != 0 and _swap_card(rk, R)):
+            st[ST_P] = _nxt(actor, st[ST_D], n, active)  # a number card that swaps nothing: the turn passes on
+            continue
+        _card_effect(n, actor, rk, play_c, mode, emptied, was_guilty, prev_color, g)
+    return _finish_round(n, end, g)
 
 
 # ================================================================================================
@@ -2584,6 +2964,9 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     grank = frank.copy()
     gpts = fpts.copy()
     cmask = new_card_masks_nb(gcol, grank)
+    R, RD = new_rules_nb(ri, rf)
+    rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
+           ufn, R, RD)
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
@@ -2596,8 +2979,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
             active[3 * n + s] = 1
         # np.int64(-1), not a bare -1: a literal argument makes numba compile a second play_round_nb
         # (specialised on first == -1) instead of sharing play_one_nb's and play_match_batch_nb's
-        w = play_round_nb(n, n - 1, np.int64(-1), order, gcol, grank, gpts, cmask, ri, rf, polg, ppg, script,
-                          hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+        w = play_round_nb(n, n - 1, np.int64(-1), order, rnd)
         if res[RES_END] == END_POLICY and o_err[0] < 0:
             _note_policy_error(gi, seatmap[st[ST_ERR_SEAT]] if seating != 0 else st[ST_ERR_SEAT], st, o_err)
         o_winner[g] = w
@@ -2693,6 +3075,9 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     grank = frank.copy()
     gpts = fpts.copy()
     cmask = new_card_masks_nb(gcol, grank)
+    R, RD = new_rules_nb(ri, rf)
+    rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
+           ufn, R, RD)
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
@@ -2716,8 +3101,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
             for s in range(n):
                 obs[OBS_SCORE + s] = scores[s % half] if partners else scores[s]
             # np.int64: numba types first as the literal -1 here, which would compile a second play_round_nb
-            w = play_round_nb(n, dealer, np.int64(first), order, gcol, grank, gpts, cmask, ri, rf, polg, ppg,
-                              script, hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+            w = play_round_nb(n, dealer, np.int64(first), order, rnd)
             if res[RES_END] == END_POLICY and o_err[0] < 0:
                 _note_policy_error(m, seatmap[st[ST_ERR_SEAT]], st, o_err)
             if write_rounds:
@@ -2850,8 +3234,9 @@ def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, scr
                 hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
     """play_round_nb with a fixed signature, for calls from Python (scenarios, traces)."""
     cmask = new_card_masks_nb(fcol, frank)
-    return play_round_nb(n, dealer, first, order, fcol, frank, fpts, cmask, ri, rf, pol, pp, script,
-                         hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn)
+    R, RD = new_rules_nb(ri, rf)
+    return play_round_nb(n, dealer, first, order, (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs,
+                                                   fcol, frank, fpts, cmask, pol, pp, script, ufn, R, RD))
 
 
 entry.unbind()
