@@ -65,8 +65,6 @@ def test_python_policy_errors():
     lines = str(ei.value).splitlines()
     assert lines[0] == "policy 'grumpy_test' raised RuntimeError while deciding 'play'"
     assert "test_external.py" in str(ei.value) and lines[-1] == "RuntimeError: not today"
-    with pytest.raises(ValueError, match="'lookahead' reads the engine's state and plays --mode round only"):
-        simulate(mode="match", policies="lookahead,greedy", players=2, games=1, threads=1)
 
 
 def test_python_policies_play_matches_like_their_numba_twins():
@@ -78,6 +76,31 @@ def test_python_policies_play_matches_like_their_numba_twins():
     b = simulate(policies="low_first,greedy,random,greedy", threads=1, **kw)
     assert a.records.equals(b.records)
     assert (a.records["rounds"] > 1).any()  # matches of several rounds: the seats' answers crossed rounds
+
+
+class GreedyReader(PythonPolicy):
+    """Reads the engine's state at its play decisions (like lookahead) and plays like greedy."""
+
+    name = "greedy_reader_test"
+    uses_state = True
+
+    def decide(self, d):
+        if d.kind == "play":
+            assert d.state is not None and d.state.hlen[d.seat] == sum(d.hand.values())
+        return d.greedy()
+
+
+@pytest.mark.parametrize("scoring", ["standard", "lazy"])
+def test_policies_that_read_the_state_play_matches_step_by_step(scoring):
+    """A policy that reads the engine's state is asked step by step through whole matches (every round's
+    state handed over at its play decisions): playing like greedy it gives greedy's match records, whatever
+    the thread count and batch size; round records are refused in one line."""
+    kw = dict(players=3, games=12, seed=5, mode="match", scoring=scoring, seating="rotate")
+    a = simulate(policies=[GreedyReader, "random", "greedy"], threads=2, batch_size=5, **kw)
+    b = simulate(policies="greedy,random,greedy", threads=1, **kw)
+    assert a.records.equals(b.records) and (a.records["rounds"] > 1).all()
+    with pytest.raises(ValueError, match="reads the engine's state, and its matches are played step by step"):
+        simulate(policies="lookahead,greedy", players=2, games=1, mode="match", round_records=True)
 
 
 class Counting(PythonPolicy):

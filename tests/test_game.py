@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import random
 import threading
 
@@ -108,20 +107,75 @@ def test_bad_actions_and_seats_are_one_line_errors():
         Game(players=1)
 
 
-def _engine_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name.startswith("unosim-game-")]
+PRESETS = ["official", "challenges", "stacking", "seven_zero", "jump_in", "draw_until_playable", "party",
+           "speed_uno", "everything", "swap_on_five+zero_swap_any", "deflect_skip+reverse_bounce+challenges"]
+DECKS = ["classic", "flip", "harry_potter", "bts"]
 
 
-def test_abandoned_games_stop_their_engine_threads():
+def _fits(rules: str, deck: str) -> bool:
+    try:
+        unosim.sim.check_simulate(rules=rules, deck=deck, games=1)
+    except SimulationError:
+        return False  # a house rule the deck cannot play (say 7-0 on UNO Flip, which has no 0s)
+    return True
+
+
+def _play_through(g: Game, rng: random.Random, switch_at: set[int] | None = None):
+    """Play ``g`` to its end with ``rng``'s actions; at the decisions numbered in ``switch_at`` carry on with a
+    copy of the game instead (the original is dropped).  Returns (game, observations, decision kinds)."""
+    seen, kinds = [], set()
+    k = 0
+    while not g.is_over():
+        if switch_at and k in switch_at:
+            g = g.clone()
+        d = g.observation()
+        seen.append(d.obs.copy())
+        kinds.add(d.kind)
+        g.apply(rng.choice(g.legal_actions()))
+        k += 1
+    return g, seen, kinds
+
+
+@pytest.mark.parametrize("mode", ["round", "match"])
+def test_resuming_copies_at_random_decisions_gives_the_uninterrupted_game(mode):
+    """Every preset on every deck (round mode; a match to 200 under standard and lazy scoring): a game
+    resumed from copies made at random decisions of every kind sees the same decisions and ends exactly
+    as the same game played without copies."""
+    kinds = set()
+    lazy, standard = {"scoring": "lazy", "rounds": 3}, {"scoring": "standard", "target": 200}
+    for i, (rules, deck) in enumerate([(r, d) for r in PRESETS for d in DECKS]):
+        if (mode == "match" and i % 3) or not _fits(rules, deck):
+            continue
+        opts = {} if mode == "round" else (standard if i % 2 else lazy)
+        base, seen, kk = _play_through(Game(rules=rules, players=2 + i % 4, deck=deck, seed=i, mode=mode, **opts),
+                                       random.Random(i))
+        switch = set(random.Random(-i).sample(range(len(seen)), min(6, len(seen))))
+        again, seen2, _ = _play_through(Game(rules=rules, players=2 + i % 4, deck=deck, seed=i, mode=mode, **opts),
+                                        random.Random(i), switch)
+        assert again.result == base.result and again.history == base.history, (rules, deck)
+        assert len(seen2) == len(seen) and all(np.array_equal(x, y) for x, y in zip(seen, seen2, strict=True)), (rules, deck)
+        kinds |= kk
+    if mode == "round":
+        assert kinds == {"play", "color", "play_drawn", "respond", "challenge", "jump_in", "swap_target",
+                         "give_card"}
+
+
+def test_a_game_is_its_buffer_and_clone_copies_it(monkeypatch):
+    """No thread, and a copy that costs one array copy whatever the history: cloning runs no engine step."""
     before = threading.active_count()
-    games = [Game(players=3, seed=s) for s in range(5)]
-    assert len(_engine_threads()) == 5
-    games[0].close()
-    del games
-    gc.collect()
-    for t in _engine_threads():
-        t.join(timeout=5)
-    assert not _engine_threads() and threading.active_count() == before
+    g = Game(players=3, seed=5)
+    for _ in range(30):
+        g.apply(g.observation().greedy())
+    assert threading.active_count() == before
+    import unosim.game as game_module
+
+    calls = []
+    real = game_module.to_decision
+    monkeypatch.setattr(game_module, "to_decision", lambda *a, **k: calls.append(1) or real(*a, **k))
+    c = g.clone()
+    assert calls == [] and c._s.buf is not g._s.buf and np.array_equal(c._s.buf, g._s.buf)
+    c.apply(c.legal_actions()[0])
+    assert len(calls) >= 1 and len(c.history) == len(g.history) + 1  # the original is untouched
 
 
 def test_a_game_left_open_does_not_keep_the_interpreter_from_exiting():

@@ -357,8 +357,12 @@ def test_bad_input(kwargs: dict, needle: str) -> None:
 def _scan_options(p, cur, side, top, by_symbol, any_action, restriction, bluff_ok, hand, hlen, fcol, frank, obs, tmp):
     cmask = nb.new_card_masks_nb(fcol, frank)
     no = False
+    # the round's tuple (nb.play_round_nb's ``g``): what the scan reads (hand, hlen, obs, faces, masks, scratch ``lg``)
+    # in place, the rest (piles, policies, rules) are stand-ins it never reads
+    g = (hand, hlen, tmp, tmp, tmp, tmp, hlen, hlen, hlen, obs, hlen, obs, fcol, frank, fcol, cmask, hlen, fcol, hlen,
+         hlen, hlen, hlen)
     nleg, nopt, bluff = nb._play_options(p, cur, side, top, frank[side, top], no, no, bluff_ok, by_symbol, any_action,
-                                         restriction, obs, hand, hlen, fcol, frank, cmask, tmp)
+                                         restriction, g)
     out = np.empty(nopt, np.int64)
     for k in range(nopt):
         out[k] = obs[E.OBS_OPT + E.OPT_STRIDE * k + 1]

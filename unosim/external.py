@@ -25,10 +25,11 @@ generator seeded from the round's random stream at that decision, so runs are re
 deterministic one gives exactly the records of the same strategy in numba.
 
 A policy that samples the hidden cards itself (``uses_state = True``: ``lookahead``) needs the
-engine's arrays at the decision, which a callback does not see: its rounds are replayed from their
-seed with its answers so far queued, and at the first decision without an answer the engine stops
-and hands back that decision's observation and arrays (:func:`play_round_external`; O(decisions^2)
-turns per round, round mode only).  ``unosim trace`` replays rounds the same way.
+engine's arrays at the decision, which a callback does not see: its rounds are played step by step
+(:mod:`unosim.steps`), and at each of its decisions the engine stops and hands over that decision's
+observation and arrays; the step is then played again from its start with the answer (in round and
+match mode).
+``unosim trace`` plays rounds the same way.
 """
 
 from __future__ import annotations
@@ -42,10 +43,9 @@ from typing import Any
 import numpy as np
 
 from . import enums as E
-from . import nb
 from .errors import PolicyAnswerError, policy_raised
 from .heuristics_nb import greedy_obs_nb
-from .policies import POLICIES, PolicyError, PolicyInfo, check_policy_error, register_policy
+from .policies import POLICIES, PolicyError, PolicyInfo, register_policy
 
 
 def kind_name(kind: int, side: int = 0) -> str:
@@ -311,79 +311,6 @@ def _ask(obj: PythonPolicy, name: str, d: Decision) -> int:
         raise PolicyAnswerError(f"policy {name!r} answered decision {d.kind!r} with {v!r}; accepted: an option "
                                 f"index 0..{len(d.options) - 1}" + (", or -1" if d.none_ok else ""))
     return int(v)
-
-
-def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating: int, slot, specs,
-                        objs: dict[int, PythonPolicy], answers: list[int] | None = None,
-                        on_decision=None, log: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-    """Round ``gi`` of a run, exactly as play_batch_nb plays it, with plain-Python seats asked through
-    replays.  Returns (res, arrays of the final state); ``on_decision(d, answer)`` sees every decision
-    of the plain-Python seats (``unosim trace``)."""
-    nc = dk.size
-    seatmap = np.arange(n, dtype=np.int64)
-    polg, ppg = pol.copy(), pp.copy()
-    if seating != 0:
-        nb.seat_map_nb(seating, gi, np.uint64(seed), n, pol, pp, seatmap, polg, ppg)
-    gcol, grank, gpts = dk.face_color, dk.face_rank, dk.face_points
-    if dk.random_pairing:
-        gcol, grank, gpts = gcol.copy(), grank.copy(), gpts.copy()
-        nb.pair_faces_nb(gi, np.uint64(seed), dk.face_color, dk.face_rank, dk.face_points, gcol, grank, gpts)
-    hand = np.zeros((n, nc), np.int64)
-    hlen = np.zeros(n, np.int64)
-    pile, disc, lg, tmp = (np.zeros(nc, np.int64) for _ in range(4))
-    st = np.zeros(nb.NST, np.int64)
-    res = np.zeros(nb.NRES, np.int64)
-    obs = np.zeros(E.obs_size(nc), np.int64)
-    rng = np.zeros(1, np.uint64)
-    log = np.zeros((0, 5), np.int64) if log is None else log
-    order = np.zeros(0, np.int64)
-    queue = list(answers or [])
-    stateful = any(getattr(o, "uses_state", False) for o in objs.values())
-    if stateful:
-        st[nb.ST_MODE] = nb.MODE_SNAPSHOT
-    while True:
-        rng[0] = nb.game_seed_nb(np.uint64(seed), np.uint64(gi))
-        active = np.ones(4 * n, np.int64)
-        nb.play_one_nb(n, n - 1, -1, order, gcol, grank, gpts, ri, rf, polg, ppg, np.array(queue, np.int64),
-                       hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, slot)
-        if st[nb.ST_ERR] != 3:
-            break
-        who = int(seatmap[st[nb.ST_ERR_SEAT]])
-        d = Decision.from_obs(obs, int(rng[0]) ^ len(queue))
-        if stateful and d.kind == "play" and getattr(objs[who], "uses_state", False):
-            d.state = RoundState(n, gcol, grank, gpts, ri, rf, hand, hlen, pile, disc, active, st, res, slot)
-        v = _ask(objs[who], str(specs[who]), d)
-        if on_decision is not None:
-            on_decision(d, v, int(st[nb.ST_ERR_VAL]))
-        queue.append(v)
-    if st[nb.ST_ERR] == 2:
-        check_policy_error(np.array([gi, seatmap[st[nb.ST_ERR_SEAT]], st[nb.ST_ERR_KIND], st[nb.ST_ERR_VAL]]),
-                           specs)
-    return res, {"hand": hand, "hlen": hlen, "gcol": gcol, "grank": grank, "gpts": gpts, "seatmap": seatmap,
-                 "answers": queue, "events": int(st[nb.ST_LOG_N])}
-
-
-def run_external_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, n: int, dk, ri, rf, pol, pp,
-                       seating: int, slot, specs, first: int = 0) -> None:
-    """Rows lo..hi-1 of ``out`` get the rounds with global indices first+lo .. first+hi-1 (the same columns
-    play_batch_nb writes)."""
-    objs = {i: _instance(s) for i, s in enumerate(specs) if is_external(s.name)}
-    begin_batch()
-    z50 = (1 + ri[E.RI_ZERO50_CONDITION]) if ri[E.RI_ZERO_WORTH_50] != 0 else 0
-    for gi in range(lo, hi):
-        res, fin = play_round_external(first + gi, seed, n, dk, ri, rf, pol, pp, seating, slot, specs, objs)
-        w = int(res[nb.RES_WINNER])
-        out["winner"][gi] = w
-        out["winner_policy"][gi] = -1 if w < 0 else fin["seatmap"][w]
-        out["turns"][gi] = res[nb.RES_TURNS]
-        out["winner_points"][gi] = res[nb.RES_WPTS]
-        out["cards_drawn"][gi] = res[nb.RES_DRAWN]
-        out["end"][gi] = res[nb.RES_END]
-        out["reshuffles"][gi] = res[nb.RES_RESHUF]
-        for s in range(n):
-            out["hand_points"][gi, s] = nb.seat_points_nb(s, res[nb.RES_SIDE], fin["hand"], fin["hlen"],
-                                                          fin["grank"], fin["gpts"], z50)
-        out["extra"][gi] = res[nb.RES_CHALLENGES:nb.RES_CHALLENGES + nb.NEXTRA]
 
 
 def policy_names(policies: Any) -> Any:

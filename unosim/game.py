@@ -17,61 +17,26 @@ its own hand, public counts, what it was shown), never more.  ``Game(seed=s, rou
 of ``unosim simulate --seed s`` (or match ``k`` with ``mode="match"``), so an agent that answers like
 ``greedy`` replays that run's records exactly.
 
-How it runs: the compiled engine plays the round in a thread of its own, and every seat is a
-plain-Python policy whose answer is the action you apply (see :mod:`unosim.external`), so a game costs
-a thread hand-over per decision (tens of microseconds) and the engine's speed between them.
-:meth:`Game.clone` replays the history into a new game (the engine's state cannot be copied yet), so it
-costs the decisions so far; a search that clones often should sample its playouts through the batch
-engine instead (:mod:`unosim.lookahead`).
+How it runs: the game's state is the compiled engine's arrays in one buffer (:mod:`unosim.steps`), which
+the engine plays a step at a time (a turn, or a response window); a decision stops the step, and the
+answer plays it again from its start.  An answer costs one step of the engine (microseconds), and
+:meth:`Game.clone` copies the buffer: a search can clone the game at every decision.
 """
 
 from __future__ import annotations
 
-import atexit
-import concurrent.futures.thread  # noqa: F401  (its exit hook must be registered before ours)
-import itertools
-import queue
-import threading
-import weakref
 from typing import Any
 
+import numpy as np
+
+from . import enums as E
+from . import nb
 from .errors import SimulationError
-from .external import Decision, PythonPolicy, register_class
+from .external import Decision
+from .steps import State, Table, end_match_round, new_match, store_match, store_round, table_for, to_decision
+from .validate import SEATINGS
 
-_GAMES: weakref.WeakValueDictionary[int, Game] = weakref.WeakValueDictionary()
-_IDS = itertools.count(1)
 _NONE_NAMES = {"play": "draw", "respond": "take", "jump_in": "pass", "swap_target": "nobody"}
-
-
-class _Abandoned(BaseException):
-    """Ends the engine's thread of a game that was closed before its end (not an error)."""
-
-
-class _End:
-    def __init__(self, result: Any = None, error: BaseException | None = None) -> None:
-        self.result, self.error = result, error
-
-
-class GameSeat(PythonPolicy):
-    """A seat of a :class:`Game`: each decision waits for the action applied to the game (internal)."""
-
-    name = "_game_seat"
-    params = {"game": 0.0}
-
-    def decide(self, d: Decision) -> int:
-        game = _GAMES.get(int(self.p["game"]))
-        if game is None:
-            raise _Abandoned
-        to_player, to_engine = game._to_player, game._to_engine
-        del game  # no reference from the engine's thread: an abandoned game can be collected (and closed)
-        to_player.put(d)
-        action = to_engine.get()
-        if action is None:
-            raise _Abandoned
-        return action
-
-
-register_class(GameSeat, "built-in")
 
 
 class Game:
@@ -80,26 +45,33 @@ class Game:
 
     def __init__(self, rules: Any = "official", players: int = 4, deck: str = "classic", seed: int = 0,
                  round: int = 0, mode: str = "round", **match_options: Any) -> None:
-        from .sim import check_simulate
+        from .sim import check_simulate, pack_rules
 
         self._config = dict(rules=rules, players=players, deck=deck, seed=seed, round=round, mode=mode,
                             **match_options)
-        self._id = next(_IDS)
-        run = check_simulate(rules=rules, players=players, policies=f"_game_seat(game={self._id})", games=1,
-                             seed=seed, threads=1, deck=deck, mode=mode, first=round, **match_options)
-        self.players = int(players)
+        run = check_simulate(rules=rules, players=players, policies="random", games=1, seed=seed, threads=1,
+                             deck=deck, mode=mode, first=round, **match_options)
+        n = self.players = int(players)
         self.mode = mode
         self.history: list[tuple[int, int]] = []     # (seat, action) of every decision so far
         self.result: dict[str, Any] | None = None    # the finished round's or match's record
         self._seen: dict[int, Decision] = {}
         self._decision: Decision | None = None
-        self._to_engine: queue.Queue = queue.Queue(maxsize=1)
-        self._to_player: queue.Queue = queue.Queue(maxsize=1)
-        _GAMES[self._id] = self
-        self._thread = threading.Thread(target=_play, args=(run, self._to_player), daemon=True,
-                                        name=f"unosim-game-{self._id}")
-        self._thread.start()
-        self._next()
+        self._spec = getattr(run, "spec", None)
+        ri, rf = pack_rules(run.rules, run.deck)
+        pol = np.full(n, E.POL_EXTERNAL, np.int64)   # every seat answers from here
+        pp = np.zeros((n, E.NPP), np.float64)
+        seating = SEATINGS.index(run.seating)
+        mi = self._spec.pack(seating) if self._spec is not None else None
+        self._t: Table = table_for(round, seed, n, run.deck, ri, rf, pol, pp, seating, None, mi)
+        self._s = State(n, run.deck.size)
+        if mi is None:
+            self._s.active[3 * n:] = 1
+            self._s.new_round(int(nb.game_seed_nb(np.uint64(seed), np.uint64(round))))
+        else:
+            new_match(self._t, self._s)
+        self._advance()
+
 
     # -- the state -----------------------------------------------------------------------------------
     @property
@@ -153,69 +125,57 @@ class Game:
         if self._decision is None:
             raise SimulationError("the game is over; accepted: no further action (see Game.returns())")
         legal = self.legal_actions()
-        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in legal:
             raise SimulationError(f"action {action!r} is not legal for seat {self.current_player} at its "
                                   f"{self._decision.kind!r} decision; accepted: {legal}")
         self.history.append((self.current_player, int(action)))
-        self._to_engine.put(int(action))
-        self._next()
+        self._s.queue.append(int(action))
+        self._advance()
 
     def clone(self) -> Game:
-        """A new game in the same state: the same configuration with this game's actions replayed."""
-        other = Game(**self._config)
-        for _, action in self.history:
-            other.apply(action)
+        """A new game in the same state (one copy of the engine's buffer): both go on independently."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._s = self._s.copy()
+        other.history = list(self.history)
+        other._seen = dict(self._seen)
+        other.result = None if self.result is None else dict(self.result)
         return other
 
     def close(self) -> None:
-        """Abandon a game before its end (its engine thread stops); harmless on a finished game."""
-        if self._decision is not None:
-            self._decision = None
-            self._to_engine.put(None)
-            self._thread.join(timeout=5)
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # noqa: S110  (interpreter shutdown)
-            pass
+        """Nothing to release (kept for code written against earlier versions, which ran a thread)."""
 
     def __repr__(self) -> str:
         state = "over" if self.is_over() else f"seat {self.current_player} to {self._decision.kind}"
         return f"Game({self._config}, {len(self.history)} actions, {state})"
 
-    # -- the hand-over from the engine's thread (GameSeat.decide) -------------------------------
-    def _next(self) -> None:
-        item = self._to_player.get()
-        if isinstance(item, _End):
-            self._decision = None
-            if item.error is not None:
-                raise item.error
-            self.result = item.result
-            return
-        self._decision = item
-        self._seen[item.seat] = item
+    # -- the engine -------------------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Play on to the next decision, or to the end of the round or match (then ``result``)."""
+        t, s = self._t, self._s
+        while True:
+            d = to_decision(t, s)
+            if d is not None:
+                self._decision = d
+                self._seen[d.seat] = d
+                return
+            if self._spec is None or end_match_round(t, s):
+                self._decision = None
+                self.result = self._record()
+                return
 
+    def _record(self) -> dict[str, Any]:
+        """The finished round's or match's record, as unosim.simulate writes it."""
+        from .sim import _alloc, records_frame
 
-def _close_all() -> None:
-    """At interpreter exit, before the thread pools wait for their threads: abandon the unfinished
-    games, whose engine threads would otherwise wait for an action forever."""
-    for game in list(_GAMES.values()):
-        game.close()
+        t, s, n = self._t, self._s, self.players
+        first = int(self._config["round"])
+        if self._spec is None:
+            out = _alloc(1, n)
+            store_round(out, 0, t, s.res, s.hand, s.hlen)
+            return records_frame(out, np.array([first]), n).iloc[0].to_dict()
+        from .match import alloc_matches, match_records
 
-
-# threading's exit hooks run in reverse order of registration, before atexit's: registered after
-# concurrent.futures.thread's own (imported above), this one runs before the pools wait for their workers
-getattr(threading, "_register_atexit", atexit.register)(_close_all)
-
-
-def _play(run: Any, to_player: queue.Queue) -> None:
-    """The engine's thread: play the one round or match, then hand over its record."""
-    try:
-        res = run.execute()
-    except _Abandoned:
-        return
-    except BaseException as e:  # noqa: BLE001  (handed to the player's thread, raised there)
-        to_player.put(_End(error=e))
-        return
-    to_player.put(_End(result=res.records.iloc[0].to_dict()))
+        out = alloc_matches(1, n)
+        store_match(out, 0, t, s)
+        return match_records(out, np.array([first]), n, self._spec).iloc[0].to_dict()

@@ -24,8 +24,9 @@ At each normal-turn play decision (which card to play, or to draw) the player
    candidates and 32 rollouts, the plain argmax won 19.7% of rounds against three greedy, gated at
    ``z=1`` 25.2%.
 
-Every other decision (challenges, stacking, jump-in, ...) is greedy's.  It wins rounds; in match mode it is not offered (plain-Python seats
-are round-mode only).
+Every other decision (challenges, stacking, jump-in, ...) is greedy's.  It plays to win the round: in
+match mode (its matches are played step by step, unosim.steps) each playout still ends with the round,
+so it is a win-probability player per round that ignores the match score.
 
 What it may use is exactly what a player at the table knows: its own hand, the discard pile, the
 hand sizes, the backs of the other hands on UNO Flip, and the public state (top card, colour,

@@ -45,6 +45,7 @@ from . import ENGINE_VERSION, __version__, nb
 from . import enums as E
 from .console import compile_seconds
 from .errors import SimulationError
+from .external import policy_names, replays
 from .policies import POLICIES, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet
@@ -61,6 +62,7 @@ from .sim import (
 )
 from .stats import mean_ci, proportion_ci
 from .stats import ratio_se as _ratio_se
+from .steps import run_external_match_batch
 from .teams import add_team_columns, with_teams
 from .validate import (
     SEATINGS,
@@ -303,11 +305,11 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
     round_records = boolean("round_records", options.pop("round_records", False))
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck, mode="match")
     files = load_policy_files(policy_files)
-    specs = parse_policies(policies, n)
-    replaying = [sp.name for sp in specs if POLICIES[sp.name].pid == E.POL_EXTERNAL]
-    if replaying:
-        raise SimulationError(f"policy {replaying[0]!r} reads the engine's state and plays --mode round only; "
-                              "accepted in match mode: every other policy (built-in, numba or plain-Python)")
+    specs = parse_policies(policy_names(policies), n)
+    stepped = [sp.name for sp in specs if POLICIES[sp.name].pid == E.POL_EXTERNAL]
+    if stepped and round_records:
+        raise SimulationError(f"policy {stepped[0]!r} reads the engine's state, and its matches are played step by "
+                              "step without round records; accepted: drop round_records (--round-records)")
     spec = MatchSpec.checked(n, rs, **options)
     seating_name = SEATINGS[check_seating(seating)]
     bs = check_batch(batch_size, default_batch("match", g, t))
@@ -342,15 +344,16 @@ def run_matches(run: MatchRun) -> SimulationResult:
     mi = spec.pack(sm)
     warm_up(n, dk, kind="match")
     compile_s = compile_seconds() - c0
-    out = {
-        "winner": np.empty(g, np.int16), "rounds": np.empty(g, np.int32), "end": np.empty(g, np.int8),
-        "scores": np.empty((g, n), np.int64), "rwins": np.empty((g, n), np.int32),
-        "seatmap": np.empty((g, n), np.int16), "turns": np.empty(g, np.int64),
-    }
+    out = alloc_matches(g, n)
     no_rounds = np.zeros((0, 7), np.int64)
     no_off = np.zeros(0, np.int64)
 
+    stepped = any(replays(sp.name) for sp in specs)
+
     def work(lo: int, hi: int) -> None:
+        if stepped:  # plain-Python seats that read the engine's state (lookahead): step by step (unosim.steps)
+            run_external_match_batch(out, lo, hi, seed, n, dk, ri, rf, pol, pp, mi, slot, specs, first)
+            return
         run_kernel(nb.play_match_batch_nb, (first + lo, hi - lo, np.uint64(seed), n, dk.face_color, dk.face_rank,
                                             dk.face_points, ri, rf, pol, pp, mi, int(dk.random_pairing),
                                             out["winner"][lo:hi], out["rounds"][lo:hi], out["end"][lo:hi],
@@ -360,6 +363,29 @@ def run_matches(run: MatchRun) -> SimulationResult:
     done, interrupted, elapsed = run_batches(g, bs, t, work, run.progress, "matches")
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
     idx = (np.flatnonzero(done) if interrupted else np.arange(g)) + first
+    rec = match_records(sel, idx, n, spec)
+    meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
+    meta.update({"mode": "match", "seating": run.seating, **spec.meta(),
+                 "games_completed": int(len(rec)), "interrupted": interrupted})
+    if run.policy_files:
+        meta["policy_files"] = list(run.policy_files)
+    summary = match_summary(rec, meta, elapsed, compile_s)
+    extra: dict[str, Any] = {}
+    if run.round_records and len(rec):
+        extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot)
+    return SimulationResult(rec, summary, meta, interrupted, extra)
+
+
+def alloc_matches(g: int, n: int) -> dict[str, np.ndarray]:
+    """The match kernel's outputs for ``g`` matches of ``n`` seats."""
+    return {"winner": np.empty(g, np.int16), "rounds": np.empty(g, np.int32), "end": np.empty(g, np.int8),
+            "scores": np.empty((g, n), np.int64), "rwins": np.empty((g, n), np.int32),
+            "seatmap": np.empty((g, n), np.int16), "turns": np.empty(g, np.int64)}
+
+
+def match_records(sel: dict[str, np.ndarray], idx: np.ndarray, n: int, spec: MatchSpec) -> pd.DataFrame:
+    """The per-match records from the match kernel's outputs ``sel`` (winner, rounds, end, scores, rwins,
+    seatmap, turns; one row per match, global indices ``idx``)."""
     winner = sel["winner"].astype(np.int64)
     wpol = np.where(winner >= 0, np.take_along_axis(sel["seatmap"].astype(np.int64),
                                                     np.maximum(winner, 0)[:, None], axis=1)[:, 0], -1)
@@ -381,16 +407,7 @@ def run_matches(run: MatchRun) -> SimulationResult:
         rec[f"policy_at_seat_{s}"] = sel["seatmap"][:, s]
     if spec.partners:
         add_team_columns(rec, n)
-    meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
-    meta.update({"mode": "match", "seating": run.seating, **spec.meta(),
-                 "games_completed": int(len(rec)), "interrupted": interrupted})
-    if run.policy_files:
-        meta["policy_files"] = list(run.policy_files)
-    summary = match_summary(rec, meta, elapsed, compile_s)
-    extra: dict[str, Any] = {}
-    if run.round_records and len(rec):
-        extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot)
-    return SimulationResult(rec, summary, meta, interrupted, extra)
+    return rec
 
 
 def add_loser_columns(rec: pd.DataFrame, sel: dict[str, np.ndarray]) -> None:

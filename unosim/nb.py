@@ -74,8 +74,11 @@ NSNAP = 25
 ST_VOID = ST_SNAP + NSNAP  # per seat: the colours it showed it lacks (bits 0-3) and the side then (bit 4) + 1;
 #                            0 = nothing known.  Cleared when the seat receives a card (see enums.OBS_VOIDS)
 NST = ST_VOID + MAXP
-MODE_SNAPSHOT = 1
-MODE_RESUME = 2
+MODE_SNAPSHOT = 1   # no fast turns (a paused round's arrays are those of its big loop)
+MODE_RESUME = 2     # resume a round paused at a normal-turn play decision, at that decision
+MODE_STEP = 4       # play one step: stop at the top of the next turn step (END_STEP); a new round stops after its start
+MODE_CONTINUE = 8   # the arrays are a round stopped at a step's boundary (MODE_STEP): go on from there
+END_STEP = 5        # res[RES_END] of a round stopped by MODE_STEP (never in records)
 # the rule switches _fast_turns_nb reads, as bits of one argument
 FAST_BY_SYMBOL = 1
 FAST_ANY_ACTION = 2
@@ -417,10 +420,12 @@ def draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, l
     return got
 
 
-@njit(cache=True, _nrt=False)
-def _penalty(p, kind, amount, color, side, hand, hlen, fcol, pile, disc, st, rng, log):
+@njit(cache=True, _nrt=False, inline="always")
+def _penalty(p, kind, amount, color, side, g):
     """The victim p takes a pending attack: ``amount`` cards, or until ``color`` for Wild Draw Colour
     (then ``amount`` more on top, e.g. the +2 of a failed challenge)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
     if kind == WILD_DRAW_COLOR:
         draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, log)
     if amount > 0:
@@ -993,10 +998,12 @@ def _turn_masks(cur, top_rank, sym_ok, any_ok, restr1):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok, by_symbol, any_action,
-                  restriction, obs, hand, hlen, fcol, frank, cmask, tmp):
+                  restriction, g):
     """The options of p's play decision into obs: the hand indices of its legal cards in hand order (a
     Wild Draw Four that breaks the restriction is moved behind them as a bluff where bluffing is
-    allowed).  Returns (legal options, all options, whether a bluff is possible)."""
+    allowed).  Returns (legal options, all options, whether a bluff is possible); ``lg`` is the scan's scratch."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
     hl = hlen[p]
     sym_ok = by_symbol or top_rank <= 9
     any_ok = any_action and top_rank > 9 and fcol[side, top] != BLACK
@@ -1019,17 +1026,18 @@ def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
     if color_turn or no_wd4_out or (has_wdraw and not wd4_ok):
         # typed casts: one compiled _filter_play_options, not one per call site's literals
         nlegal, nopt = _filter_play_options(p, hl, np.int64(nlegal), cur, side, np.bool_(color_turn),
-                                            np.bool_(no_wd4_out), wd4_ok, bluff_ok, obs, hand, fcol, frank, tmp)
+                                            np.bool_(no_wd4_out), wd4_ok, bluff_ok, obs, hand, fcol, frank, lg)
     return nlegal, nopt, bluff_ok and guilty and has_wdraw
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_action, restriction, hand, hlen,
-                   pile, disc, fcol, frank, st, rng, log):
+def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_action, restriction, g):
     """p draws instead of playing: one card, or until one is playable (draw_until_playable, and a Speed
     Uno colour turn).  Returns (the last card drawn or -1 when nothing was left, whether it is playable).
     Everybody takes it that p held no card of the current colour (a table player's inference: see
     enums.OBS_VOIDS)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
     got = -1
     playable = False
     while True:
@@ -1052,11 +1060,12 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, pol, rng):
+def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """The built-in policies, ``random`` and ``greedy``, inlined (decide_nb and the fast turns)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     if pol[p] == POL_RANDOM:
-        return random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
-    return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+        return random_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+    return greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc)
 
 
 @njit(cache=True, _nrt=False)
@@ -1110,8 +1119,7 @@ def _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask):
 
 
 @njit(cache=True, _nrt=False)
-def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_color, hand, hlen, pile, disc, fcol,
-                   frank, fpts, cmask, pol, pp, obs, tmp, active, st, rng, log, script, ufn):
+def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_color, g):
     """The common turns of a round, in a small function of its own, away from the register pressure of
     play_round_nb's big loop.
 
@@ -1139,8 +1147,11 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     plain-Python seat or a rollout's forced seat; the big loop takes over at the top of a turn.
     attacked: a Draw card hit somebody (res[RES_STACK_MAX] is at least 1).
     ``fflags``: the rule switches it reads: FAST_* bits and the response-window switches
-    (FAST_RESP_SHIFT).  ``tmp``: scratch of the legality scan.
+    (FAST_RESP_SHIFT).  ``g``: the round (see play_round_nb); its ``lg`` is the legality scan's scratch.
     """
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     by_symbol = (fflags & FAST_BY_SYMBOL) != 0
     any_action = (fflags & FAST_ANY_ACTION) != 0
     bluff_ok = (fflags & FAST_BLUFF_OK) != 0
@@ -1164,27 +1175,23 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         top = disc[st[ST_DISC_N] - 1]
         top_rank = frank[side, top]
         nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, no, no, bluff_ok, by_symbol,
-                                                any_action, restriction, obs, hand, hlen, fcol, frank, cmask, tmp)
+                                                any_action, restriction, g)
         pflag = (1 if bluff_now else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
         pid = pol[p]
         if pid >= POL_SLOT:
             _pub(obs, turns + 1, d, -1, 0, -1, prev_color)
         if pid <= POL_GREEDY:
-            choice = _builtin_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts,
-                                 pol, rng)
+            choice = _builtin_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, dc)
         else:
-            choice = ask_slot_nb(D_PLAY, p, pid, nopt, nlegal, none_ok_nb(D_PLAY, pflag), cur, side, n, pp, obs, hand,
-                                 hlen, fcol, frank, fpts, disc, active, st, rng, ufn)
+            choice = ask_slot_nb(D_PLAY, p, pid, nopt, nlegal, none_ok_nb(D_PLAY, pflag), cur, side, n, dc)
         if st[ST_ERR] != 0:
             return p, d, cur, turns + 1, -1, -1, attacked  # a policy erred: the round ends (the turn counted)
         if choice >= 0:
             play_i = _opt_index(obs, choice)
         else:
-            got, playable = _draw_for_play(p, no, cur, side, top_rank, dup, by_symbol, any_action, restriction,
-                                           hand, hlen, pile, disc, fcol, frank, st, rng, log)
+            got, playable = _draw_for_play(p, no, cur, side, top_rank, dup, by_symbol, any_action, restriction, g)
             if not (playable and (drawn_forced or (dup and dup_must) or
-                                  _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                                              active, st, rng, script, ufn))):
+                                  _play_drawn(p, cur, side, n, dc))):
                 turns += 1
                 p = _nxt(p, d, n, active)
                 continue
@@ -1213,8 +1220,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             if color_rotation:
                 cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
             else:
-                cur = _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st,
-                                    rng, script, ufn)
+                cur = _choose_color(p, cur, side, n, dc)
         else:
             cur = col
         if rk == SKIP_ALL:
@@ -1239,6 +1245,16 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
 # into play_round_nb's loop (inline="always": one site each); the rare ones (the start of a round, the
 # response window, a challenge, an emptied hand, the UNO call, swaps, a Flip, the end) are calls.
 # ================================================================================================
+@njit(cache=True, _nrt=False, inline="always")
+def decision_ctx(g):
+    """What the decisions read of the round ``g`` (play_round_nb), as the tuple ``dc`` they take: the seats'
+    policies, the observation, hands, faces, discard pile, seats in the round, st, the random stream, the
+    script and the policy slot (fewer arrays than ``g``: a call that passes it costs about 2 ns an array)."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = g
+    return pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn
+
+
 @njit(cache=True, _nrt=False)
 def _observing(n, pol):
     """Whether some seat reads the observation (the policies of the slot, plain-Python seats): only then is
@@ -1359,6 +1375,7 @@ def _start_round(n, dealer, first, g):
     no action); a wild's colour is named by the first player.  Sets the round's state in st."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     side = np.int64(0)  # not a literal: where only this value reaches a call (the starting card's colour),
     # numba would compile that callee once more for Literal[int](0) (slot_policy_nb and all below it)
     c = _turn_up_start(g)
@@ -1392,11 +1409,9 @@ def _start_round(n, dealer, first, g):
         cur = fcol[side, c]
         res[RES_FLIPS] += 1
         if cur == BLACK:
-            cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                                     active, st, rng, script, ufn)
+            cur = _choose_color_cold(first, cur, side, n, dc)
     elif fcol[side, c] == BLACK:
-        cur = _choose_color_cold(first, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
-                                 st, rng, script, ufn)
+        cur = _choose_color_cold(first, cur, side, n, dc)
     if log.shape[0] > 0:
         _log(log, st, EV_DEAL_START, p, c, cur, d)
     st[ST_SIDE] = side
@@ -1423,6 +1438,7 @@ def _jump_in_window(n, top, g):
     accumulate the draw adds up)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     side = st[ST_SIDE]
     cur = st[ST_CUR]
     p = st[ST_P]
@@ -1437,8 +1453,7 @@ def _jump_in_window(n, top, g):
     jw = -1
     ji = -1
     if R[R_DOUBLE_JUMP] and hlen[last_actor] > 0 and rand01_nb(rng) < RD[RD_P_SELF_JUMP]:
-        ji = _match_choice(last_actor, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                           disc, active, st, rng, script, ufn)
+        ji = _match_choice(last_actor, top_rank, top_col, cur, side, n, dc)
         if ji >= 0:
             jw = last_actor
     if jw < 0 and R[R_JUMP_IN]:
@@ -1446,8 +1461,7 @@ def _jump_in_window(n, top, g):
         q = p
         for _ in range(st[ST_N_ACTIVE]):
             if q != last_actor and q != p:
-                ci = _match_choice(q, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                                   disc, active, st, rng, script, ufn)
+                ci = _match_choice(q, top_rank, top_col, cur, side, n, dc)
                 if ci >= 0:
                     lg[cnt] = q
                     lg[ncards - 1 - cnt] = ci
@@ -1458,8 +1472,7 @@ def _jump_in_window(n, top, g):
             jw = lg[k]
             ji = lg[ncards - 1 - k]
         elif st[ST_PEND_KIND] >= 0 and p != last_actor and st[ST_NO_RESPONSE] == 0:
-            ci = _match_choice(p, top_rank, top_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                               disc, active, st, rng, script, ufn)
+            ci = _match_choice(p, top_rank, top_col, cur, side, n, dc)
             if ci >= 0:
                 jw = p
                 ji = ci
@@ -1491,8 +1504,7 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
     g_draw, i_extra = _challenge_terms(kind, R[R_CH_GUILTY_DRAW], R[R_CH_INNOCENT_DRAW], R[R_WD2_GUILTY],
                                        R[R_WD2_INNOCENT], R[R_WDC_EXTRA])
     if guilty:
-        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng,
-                 log)
+        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, g)
         if R[R_CH_GUILTY_CARD] == 1:
             # the Wild Draw Four goes back to the offender; the old top is current again
             dn = st[ST_DISC_N] - 1
@@ -1507,7 +1519,7 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
         elif R[R_CH_GUILTY_CARD] == 2:
             st[ST_CUR] = prev_color
     else:
-        _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng, log)
+        _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, g)
     st[ST_PEND_KIND] = -1
     st[ST_PEND_N] = 0
     st[ST_PEND_STACKED] = 0
@@ -1543,6 +1555,7 @@ def _response_window(n, top, g):
     resolves: the victim draws and loses the turn.  Returns (RW_*, hand index, play mode)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     victim = st[ST_P]
     side = st[ST_SIDE]
     pend_kind = st[ST_PEND_KIND]
@@ -1555,7 +1568,7 @@ def _response_window(n, top, g):
     if st[ST_CONT_STACK]:
         st[ST_CONT_STACK] = 0
         play_i = _response_choice(victim, pend_kind, fcol[side, top], (R[R_RESP] & 15) | flags, st[ST_CUR], side,
-                                  n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+                                  n, dc)
         if play_i < 0:
             st[ST_P] = _nxt(victim, st[ST_D], n, active)
             return RW_NEXT, -1, 0
@@ -1564,8 +1577,7 @@ def _response_window(n, top, g):
         decided = True
     open_ = st[ST_NO_RESPONSE] == 0
     if not decided and open_ and _IS_WDRAW[pend_kind] and R[R_CHALLENGE] and not st[ST_PEND_BOUNCED]:
-        if _wants_challenge(victim, st[ST_CUR], side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
-                            st, rng, script, ufn):
+        if _wants_challenge(victim, st[ST_CUR], side, n, dc):
             offender = st[ST_PEND_FROM]
             if _challenge(n, victim, offender, pend_kind, st[ST_PEND_N], st[ST_PEND_GUILTY] != 0,
                           st[ST_PEND_PREV_COLOR], g):
@@ -1581,8 +1593,7 @@ def _response_window(n, top, g):
                 return RW_NEXT, -1, 0
             decided = True
     if not decided and open_ and R[R_RESP] != 0:
-        play_i = _response_choice(victim, pend_kind, fcol[side, top], R[R_RESP] | flags, st[ST_CUR], side, n, pol,
-                                  pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+        play_i = _response_choice(victim, pend_kind, fcol[side, top], R[R_RESP] | flags, st[ST_CUR], side, n, dc)
         if play_i >= 0:
             rw = RW_PLAY
             decided = True
@@ -1620,7 +1631,7 @@ def _take_attack(n, victim, g):
     if pend_kind == HOWLER and _observing(n, pol):
         _learn_nb(obs, victim, (1 << n) - 1, hand, hlen)  # the Howler's victim shows the hand
     if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
-        _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
+        _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], g)
     st[ST_PEND_KIND] = -1
     st[ST_PEND_N] = 0
     st[ST_PEND_STACKED] = 0
@@ -1656,6 +1667,7 @@ def _normal_turn(n, top, resume, obs_on, g):
     at this decision, whose turn began before the snapshot."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     p = st[ST_P]
     if not resume:
         skip_next = st[ST_SKIP_NEXT]
@@ -1679,15 +1691,13 @@ def _normal_turn(n, top, resume, obs_on, g):
     any_action = R[R_ANY_ACTION] != 0
     restriction = R[R_RESTRICTION]
     nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, ct, R[R_NO_WD4_OUT] != 0,
-                                            R[R_BLUFF_OK] != 0, by_symbol, any_action, restriction, obs, hand,
-                                            hlen, fcol, frank, cmask, lg)
+                                            R[R_BLUFF_OK] != 0, by_symbol, any_action, restriction, g)
     if obs_on:
         _pub(obs, st[ST_TURNS], st[ST_D], st[ST_PEND_KIND], st[ST_PEND_N], st[ST_PEND_FROM],
              st[ST_PEND_PREV_COLOR])
     voluntary = R[R_VOLUNTARY] != 0
     pflag = (1 if bluff_now else 0) | (2 if (nlegal > 0 and not voluntary) else 0)
-    choice = decide_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                       disc, active, st, rng, script, ufn)
+    choice = decide_nb(D_PLAY, p, nopt, nlegal, pflag, cur, side, n, dc)
     if st[ST_ERR] != 0:
         return -1  # an illegal or missing scripted move ends the round before anything happens
     st[ST_COLOR_TURN] = 0
@@ -1698,11 +1708,9 @@ def _normal_turn(n, top, resume, obs_on, g):
         return _opt_index(obs, choice)
     # draw one (or until playable); only the drawn card may then be played
     dup = R[R_DUP] != 0
-    got, playable = _draw_for_play(p, ct, cur, side, top_rank, dup, by_symbol, any_action, restriction, hand,
-                                   hlen, pile, disc, fcol, frank, st, rng, log)
+    got, playable = _draw_for_play(p, ct, cur, side, top_rank, dup, by_symbol, any_action, restriction, g)
     if playable and (R[R_DRAWN_FORCED] or ((dup or ct) and R[R_DUP_MUST]) or
-                     _play_drawn_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st,
-                                      rng, script, ufn)):
+                     _play_drawn_cold(p, cur, side, n, dc)):
         return hlen[p] - 1
     if log.shape[0] > 0:
         _log(log, st, EV_PASS, p, got, 0, 0)
@@ -1717,6 +1725,7 @@ def _lay_card(n, actor, play_i, mode, top, obs_on, g):
     of a wild.  Returns (its colour before, whether it was a Wild Draw Four played against the restriction)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     side = st[ST_SIDE]
     play_c = hand[actor, play_i]
     rk = frank[side, play_c]
@@ -1739,8 +1748,7 @@ def _lay_card(n, actor, play_i, mode, top, obs_on, g):
         elif R[R_COLOR_ROTATION]:
             cur = _ROT_CW[cur] if st[ST_D] == 1 else _ROT_CCW[cur]
         else:
-            cur = _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
-                                     st, rng, script, ufn)
+            cur = _choose_color_cold(actor, cur, side, n, dc)
     else:
         cur = col
     st[ST_CUR] = cur
@@ -1764,6 +1772,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
     round ends, or under play_to_last (4.14) and uno_seven_rounds (4.15) goes on.  Returns EMPTY_*."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     d = st[ST_D]
     nx = _nxt(actor, d, n, active)
     if rk == FLIP and R[R_FLIP_LAST_EXEC]:
@@ -1775,8 +1784,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
         if _IS_WDRAW[rk] and R[R_CHALLENGE] and R[R_CH_LAST_CARD]:
             if _observing(n, pol):
                 _pub(obs, st[ST_TURNS], d, rk, amount, actor, prev_color)  # the evidence for this challenge
-            if _wants_challenge(nx, st[ST_CUR], st[ST_SIDE], n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                                active, st, rng, script, ufn):
+            if _wants_challenge(nx, st[ST_CUR], st[ST_SIDE], n, dc):
                 if _challenge(n, nx, actor, rk, amount, was_guilty, prev_color, g):
                     st[ST_P] = nx if R[R_CH_SUCCESS_PLAYS] else _nxt(nx, d, n, active)
                     st[ST_JUST_PLAYED] = 0
@@ -1785,7 +1793,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
         if rk == DANCING_WILD and RD[RD_P_DANCE] > 0.0 and rand01_nb(rng) < RD[RD_P_DANCE]:
             amount = 0
         if amount >= 0:
-            _penalty(nx, rk, amount, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
+            _penalty(nx, rk, amount, st[ST_CUR], st[ST_SIDE], g)
     if R[R_SEVEN_ROUNDS]:
         # refill 6, 5, ... 1; the seventh emptying wins
         active[2 * n + actor] += 1
@@ -1871,6 +1879,7 @@ def _swap_with(n, actor, rk, play_c, g):
     of its choice, knowing it."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     if rk == 0 and (R[R_SEVEN_ZERO] or R[R_ROUND_N_ROUND]):
         _pass_hands(n, actor, play_c, g)
         return
@@ -1887,8 +1896,7 @@ def _swap_with(n, actor, rk, play_c, g):
         return
     side = st[ST_SIDE]
     cur = st[ST_CUR]
-    tgt = _choose_target(actor, st[ST_D], optional, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                         active, st, rng, script, ufn)
+    tgt = _choose_target(actor, st[ST_D], optional, cur, side, n, dc)
     if tgt < 0:
         return
     if whole:
@@ -1898,8 +1906,7 @@ def _swap_with(n, actor, rk, play_c, g):
         _swap_hands(actor, tgt, hand, hlen)
         _swap_voids(st, actor, tgt)
     else:
-        ga, gb = _exchange_one(actor, tgt, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
-                               st, rng, script, ufn)
+        ga, gb = _exchange_one(actor, tgt, cur, side, n, dc)
         st[ST_VOID + actor] = 0
         st[ST_VOID + tgt] = 0
         if _observing(n, pol) and ga >= 0 and st[ST_ERR] == 0:
@@ -1918,6 +1925,7 @@ def _flip_played(n, actor, g):
     revealed wild: the Flip player names the colour, or with flip_revealed_black_color anything follows)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
+    dc = decision_ctx(g)
     _flip_nb(pile, disc, st)
     side = 1 - st[ST_SIDE]
     st[ST_SIDE] = side
@@ -1925,8 +1933,7 @@ def _flip_played(n, actor, g):
     ntop = disc[st[ST_DISC_N] - 1]
     cur = fcol[side, ntop]
     if cur == BLACK:
-        cur = -1 if R[R_FLIP_FREE] else _choose_color_cold(actor, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
-                                                            fpts, disc, active, st, rng, script, ufn)
+        cur = -1 if R[R_FLIP_FREE] else _choose_color_cold(actor, cur, side, n, dc)
     st[ST_CUR] = cur
     if log.shape[0] > 0:
         _log(log, st, EV_FLIP, actor, ntop, cur, side)
@@ -2090,21 +2097,23 @@ def _finish_round(n, end, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _begin_round(n, dealer, first, order, resume, g):
-    """A new round, or a resumed one: clear, deal and turn up the starting card (a resumed round's arrays are
-    the caller's copy of a paused round)."""
+def _begin_round(n, dealer, first, order, resume, cont, g):
+    """A new round: clear, deal and turn up the starting card.  A resumed or continued one (the caller's copy
+    of a paused round's arrays, or of a round stopped at a step's boundary) clears only its script position
+    and error."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    if resume:
+    if resume or cont:
         for k in range(ST_SCRIPT_POS, ST_MODE):
             st[k] = 0
-        st[ST_JUST_PLAYED] = 0
+        if resume:
+            st[ST_JUST_PLAYED] = 0
     else:
         _clear_round(g)
         _deal(n, order, g)
     if _observing(n, pol):
-        _open_observation(n, resume, g)
-    if not resume:
+        _open_observation(n, resume or cont, g)
+    if not (resume or cont):
         _start_round(n, dealer, first, g)
 
 
@@ -2116,8 +2125,7 @@ def _fast_turns(n, rev_skips, fflags, g):
         pol, pp, script, ufn, R, RD = g
     p, d, cur, turns, play_i, play_c, attacked = _fast_turns_nb(
         st[ST_P], st[ST_D], n, st[ST_CUR], st[ST_SIDE], st[ST_TURNS], R[R_CAP], R[R_RESTRICTION],
-        fflags | (FAST_REV_SKIPS if rev_skips else 0), st[ST_PEND_PREV_COLOR], hand, hlen, pile, disc, fcol, frank,
-        fpts, cmask, pol, pp, obs, lg, active, st, rng, log, script, ufn)
+        fflags | (FAST_REV_SKIPS if rev_skips else 0), st[ST_PEND_PREV_COLOR], g)
     st[ST_P] = p
     st[ST_D] = d
     st[ST_CUR] = cur
@@ -2142,17 +2150,24 @@ def play_round_nb(n, dealer, first, order, g):
         pol, pp, script, ufn, R, RD = g
     logon = log.shape[0] > 0
     resume = (st[ST_MODE] & MODE_RESUME) != 0
+    cont = (st[ST_MODE] & MODE_CONTINUE) != 0
+    step = (st[ST_MODE] & MODE_STEP) != 0
     obs_on = _observing(n, pol)
-    _begin_round(n, dealer, first, order, resume, g)
+    _begin_round(n, dealer, first, order, resume, cont, g)
     fast = R[R_FAST] != 0 and not (logon or (st[ST_MODE] & MODE_SNAPSHOT) != 0)
     fflags = R[R_FFLAGS] | (FAST_OBS if obs_on else 0)
     jump_rules = R[R_JUMP_RULES] != 0
     cap = R[R_CAP]
     end = END_WIN
+    stop = step and not cont  # MODE_STEP: a new round stops after its start, a continued one after a step
     while True:
         if st[ST_ERR] != 0:
             end = END_SCRIPT if st[ST_ERR] == 1 else (END_POLICY if st[ST_ERR] == 2 else END_PAUSED)
             break
+        if stop:
+            end = END_STEP
+            break
+        stop = step
         if st[ST_TURNS] >= cap:
             end = END_CAP
             if logon:
@@ -2301,9 +2316,10 @@ def random_color_nb(rng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng):
+def random_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """``random``: uniform over the options, each card instance one option (see unosim.policies).
     D_PLAY bluffs first with probability pp[p, PP_BLUFF] (flag bit 0: a bluff is possible)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     if kind == D_PLAY:
         if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
             if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
@@ -2327,8 +2343,9 @@ def random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, f
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng):
+def greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """``greedy`` (see unosim.policies): most points first, wilds last; answers every attack it can."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     if kind == D_PLAY:
         if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
             if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
@@ -2450,9 +2467,9 @@ def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc,
-                 active, st):
+def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
     """Everything seat p may see for this decision (and only that) into obs; see unosim.policy_api."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     obs[OBS_KIND] = kind
     obs[OBS_SEAT] = p
     obs[OBS_NOPT] = nopt
@@ -2536,10 +2553,11 @@ def none_ok_nb(kind, flag):
 
 
 @njit(cache=True, _nrt=False)
-def forced_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng, st):
+def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """A rollout's seat (unosim.lookahead): the answers queued in st[ST_FORCE:] for its first decisions
     (each for one decision kind; the queue is dropped at the first decision of another kind), then the
     built-in policy st[ST_FORCE_BASE]."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     k = st[ST_FORCE_POS]
     if k < st[ST_FORCE_N]:
         if st[ST_FORCE + 2 * k] == kind:
@@ -2549,15 +2567,15 @@ def forced_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, f
                 return v
         st[ST_FORCE_N] = 0
     if st[ST_FORCE_BASE] == POL_GREEDY:
-        return greedy_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
-    return random_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng)
+        return greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+    return random_nb(kind, p, nopt, nleg, flag, cur, side, dc)
 
 
 @njit(cache=True, _nrt=False)
-def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                   disc, active, st, rng, script, ufn):
+def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """Every policy but random and greedy: scripted, or one called through the slot ``ufn`` with its
     observation; an answer outside the options ends the round with a policy error (ST_ERR = 2)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     pid = pol[p]
     if pid == POL_SCRIPTED:
         return scripted_nb(kind, p, nopt, flag, side, obs, hand, fcol, frank, script, st)
@@ -2566,15 +2584,14 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
         # neither build an observation (a paused seat's is in obs) nor call a policy
         return -1 if none_ok_nb(kind, flag) or kind == D_SWAP_TARGET else 0
     if pid == POL_FORCED:
-        return forced_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, rng, st)
+        return forced_nb(kind, p, nopt, nleg, flag, cur, side, dc)
     ok_none = none_ok_nb(kind, flag)
     if pid == POL_EXTERNAL:
         # a plain-Python seat: its answers so far are queued in ``script``; at the first decision
         # without one the round pauses with this decision's observation in obs (ST_ERR = 3)
         k = st[ST_SCRIPT_POS]
         if k >= script.shape[0]:
-            build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts,
-                         disc, active, st)
+            build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, dc)
             st[ST_ERR] = 3
             st[ST_ERR_KIND] = kind
             st[ST_ERR_SEAT] = p
@@ -2582,17 +2599,16 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
             return -1 if ok_none or kind == D_SWAP_TARGET else 0
         st[ST_SCRIPT_POS] = k + 1
         return _checked_answer(kind, p, nopt, ok_none, script[k], st)
-    return ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, pp, obs, hand, hlen, fcol, frank, fpts,
-                       disc, active, st, rng, ufn)
+    return ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                active, st, rng, ufn):
+def ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, dc):
     """A policy of the slot (pid >= POL_SLOT) answers: its observation, the call, the check.  Inlined in
     slot_policy_nb and at the play decision of the fast turns (the hot one: there the call of
     slot_policy_nb and its 12 array arguments cost about as much as the observation)."""
-    build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, obs, hand, hlen, fcol, frank, fpts, disc, active, st)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, dc)
     return _checked_answer(kind, p, nopt, ok_none, ufn(pid - POL_SLOT, kind, obs, pp[p], rng), st)
 
 
@@ -2610,27 +2626,24 @@ def _checked_answer(kind, p, nopt, ok_none, v, st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-              active, st, rng, script, ufn):
+def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """Seat p's answer to decision ``kind`` over the nopt options in obs: an option index, or -1."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     if pol[p] <= POL_GREEDY:
-        return _builtin_nb(kind, p, nopt, nleg, flag, cur, side, pp, obs, hand, hlen, fcol, frank, fpts, pol, rng)
-    return _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                           disc, active, st, rng, script, ufn)
+        return _builtin_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+    return _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                    active, st, rng, script, ufn):
+def _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """decide_nb for a seat that is neither random nor greedy: slot_policy_nb, with int64 casts (one
     compiled slot_policy_nb, not one per call site's literal kind and counts)."""
-    return slot_policy_nb(np.int64(kind), p, np.int64(nopt), np.int64(nleg), np.int64(flag), cur, side, n, pol,
-                          pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    return slot_policy_nb(np.int64(kind), p, np.int64(nopt), np.int64(nleg), np.int64(flag), cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide_cold_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                   active, st, rng, script, ufn):
+def decide_cold_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """decide_nb as one shared call, for the decisions off the hot paths (challenges, responses, jump-ins,
     given cards; in the big loop of play_round_nb also the colours and a drawn card), so that random_nb
     and greedy_nb are not compiled into each of them.  Only the fast turns' decisions, the big loop's
@@ -2640,72 +2653,66 @@ def decide_cold_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, 
     decisions as calls measured neutral to faster (seven_zero, whose every turn is in the big loop:
     median 1.09x of before over 5 interleaved pairs).  The int64 casts: numba compiles a non-inlined
     function once per combination of literal arguments, and the sites pass literal kinds and counts."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     return _decide_call_nb(np.int64(kind), np.int64(p), np.int64(nopt), np.int64(nleg), np.int64(flag),
-                           np.int64(cur), np.int64(side), np.int64(n), pol, pp, obs, hand, hlen, fcol, frank,
-                           fpts, disc, active, st, rng, script, ufn)
+                           np.int64(cur), np.int64(side), np.int64(n), dc)
 
 
 @njit(cache=True, _nrt=False)
-def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                    active, st, rng, script, ufn):
-    return decide_nb(kind, p, nopt, nleg, flag, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                     disc, active, st, rng, script, ufn)
+def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    return decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _choose_color(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                  script, ufn):
+def _choose_color(p, cur, side, n, dc):
     """decide_nb for D_COLOR, with only the built-ins' colour rules inlined (random_color_nb, _most_color),
     not the whole of random_nb and greedy_nb: the fast turns' plain wilds."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     pid = pol[p]
     if pid == POL_RANDOM:
         return random_color_nb(rng)
     if pid == POL_GREEDY:
         return _most_color(p, side, hand, hlen, fcol)
-    return _not_builtin_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
-                           fpts, disc, active, st, rng, script, ufn)
+    return _not_builtin_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _choose_color_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                       script, ufn):
+def _choose_color_cold(p, cur, side, n, dc):
     """_choose_color as the shared call of decide_cold_nb: the big loop's colours (a Wild Draw Four, the
     starting card, Flip's revealed wild), which come far less often than the fast turns' plain wilds."""
-    return decide_cold_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
-                          fpts, disc, active, st, rng, script, ufn)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    return decide_cold_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_drawn_cold(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                     script, ufn):
+def _play_drawn_cold(p, cur, side, n, dc):
     """_play_drawn as the shared call of decide_cold_nb, for the big loop."""
-    return decide_cold_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                          disc, active, st, rng, script, ufn) == 1
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    return decide_cold_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
 @njit(cache=True, _nrt=False)
-def _wants_challenge(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                     script, ufn):
-    return decide_cold_nb(D_CHALLENGE, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                          disc, active, st, rng, script, ufn) == 1
+def _wants_challenge(p, cur, side, n, dc):
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    return decide_cold_nb(D_CHALLENGE, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_drawn(p, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                script, ufn):
+def _play_drawn(p, cur, side, n, dc):
     """decide_nb for D_PLAY_DRAWN, for the fast turns: random and greedy answer BUILTIN_PLAYS_DRAWN
     without being inlined here."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     if pol[p] <= POL_GREEDY:
         return BUILTIN_PLAYS_DRAWN == 1
-    return _not_builtin_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                           disc, active, st, rng, script, ufn) == 1
+    return _not_builtin_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
 @njit(cache=True, _nrt=False)
-def _choose_target(p, d, optional, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active,
-                   st, rng, script, ufn):
+def _choose_target(p, d, optional, cur, side, n, dc):
     """Whom seat p swaps with (7 under seven_zero, 0 under zero_swap_any, 5).  -1 = nobody (optional).
     Options: the other seats in the round in seat order; info = distance in the direction of play."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     m = 0
     for s in range(n):
         if s != p and active[s]:
@@ -2715,18 +2722,17 @@ def _choose_target(p, d, optional, cur, side, n, pol, pp, obs, hand, hlen, fcol,
             m += 1
     # decide_nb inlined here, not decide_cold_nb: this function is already the call that keeps the rare
     # decision out of the big loop (a second call cost about 40 ns a swap)
-    k = decide_nb(D_SWAP_TARGET, p, m, m, np.int64(1 if optional else 0), cur, side, n, pol, pp, obs, hand, hlen,
-                  fcol, frank, fpts, disc, active, st, rng, script, ufn)
+    k = decide_nb(D_SWAP_TARGET, p, m, m, np.int64(1 if optional else 0), cur, side, n, dc)
     return -1 if k < 0 else obs[OBS_OPT + OPT_STRIDE * k]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _match_choice(q, want_rank, want_col, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                  active, st, rng, script, ufn):
+def _match_choice(q, want_rank, want_col, cur, side, n, dc):
     """Index of a card of exactly (want_col, want_rank) that q plays out of turn, or -1 (jump-in).
     Options: q's identical cards in hand order; nobody without one is asked.  Inlined: the jump-in window
     scans every other seat on every turn, and a call with 13 array arguments (about 2 ns each) cost more
     than the scan; only the rare decision is a call (decide_cold_nb)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     cnt = 0
     for i in range(hlen[q]):
         c = hand[q, i]
@@ -2735,8 +2741,7 @@ def _match_choice(q, want_rank, want_col, cur, side, n, pol, pp, obs, hand, hlen
             cnt += 1
     if cnt == 0:
         return -1
-    k = decide_cold_nb(D_JUMP_IN, q, cnt, cnt, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                       active, st, rng, script, ufn)
+    k = decide_cold_nb(D_JUMP_IN, q, cnt, cnt, 0, cur, side, n, dc)
     return -1 if k < 0 else _opt_index(obs, k)
 
 
@@ -2794,13 +2799,13 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
 
 
 @njit(cache=True, _nrt=False)
-def _response_choice(q, pend_kind, top_col, flags, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts,
-                     disc, active, st, rng, script, ufn):
+def _response_choice(q, pend_kind, top_col, flags, cur, side, n, dc):
     """Index of the card victim q answers a pending attack with, or -1 to take it.  Options: every
     card that may answer, in hand order, info = its _response_priority; nobody without one is asked.
 
     random: uniform over 'take' and every eligible card instance.  greedy: always answers when it
     can: stack (a Draw Two before a Wild Draw Four), else deflect, else bounce."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     cnt = 0
     for i in range(hlen[q]):
         pri = _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol, frank,
@@ -2811,33 +2816,29 @@ def _response_choice(q, pend_kind, top_col, flags, cur, side, n, pol, pp, obs, h
             cnt += 1
     if cnt == 0:
         return -1  # nothing to answer with: not even a scripted seat is asked
-    k = decide_cold_nb(D_RESPOND, q, cnt, cnt, 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc,
-                       active, st, rng, script, ufn)
+    k = decide_cold_nb(D_RESPOND, q, cnt, cnt, 0, cur, side, n, dc)
     return -1 if k < 0 else _opt_index(obs, k)
 
 
 @njit(cache=True, _nrt=False)
-def _give_index(q, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script,
-                ufn):
+def _give_index(q, cur, side, n, dc):
     """Hand index of the card q hands over in a one-for-one exchange (options: every card of q)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     for i in range(hlen[q]):
         obs[OBS_OPT + OPT_STRIDE * i + 1] = i
-    k = decide_cold_nb(D_GIVE_CARD, q, hlen[q], hlen[q], 0, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank,
-                       fpts, disc, active, st, rng, script, ufn)
+    k = decide_cold_nb(D_GIVE_CARD, q, hlen[q], hlen[q], 0, cur, side, n, dc)
     return _opt_index(obs, max(k, 0))
 
 
 @njit(cache=True, _nrt=False)
-def _exchange_one(a, b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                  script, ufn):
+def _exchange_one(a, b, cur, side, n, dc):
     """swap_on_five one_card_each_own_choice: a and b each give one card of their own choice.  Returns the
     cards given by a and by b (-1, -1 when a hand is empty)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     if hlen[a] == 0 or hlen[b] == 0:
         return -1, -1
-    ia = _give_index(a, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                     script, ufn)
-    ib = _give_index(b, cur, side, n, pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng,
-                     script, ufn)
+    ia = _give_index(a, cur, side, n, dc)
+    ib = _give_index(b, cur, side, n, dc)
     t = hand[a, ia]
     hand[a, ia] = hand[b, ib]
     hand[b, ib] = t
@@ -3043,6 +3044,169 @@ def _lazy_dealer_nb(w, n, pts, seated, tie_random, rng):
     return lo
 
 
+# ---- one match's state (ms) between its rounds --------------------------------------------------------
+MS_DEALER = 0        # who deals the next round
+MS_FIRST = 1         # who acts first in it (-1: the dealer's left)
+MS_ROUNDS = 2        # rounds played
+MS_TURNS = 3         # turns played
+MS_WINNER = 4        # the match's winner, once it is over
+MS_DONE = 5          # 1 once the scoring mode ended the match
+NMS = 6
+
+
+@njit(cache=True, _nrt=False)
+def new_match_nb(n, ms, scores, rwins, seated):
+    """A match before its first round: no score, every seat in, the last seat deals."""
+    for s in range(n):
+        scores[s] = 0
+        rwins[s] = 0
+        seated[s] = 1
+    ms[MS_DEALER] = n - 1
+    ms[MS_FIRST] = -1
+    ms[MS_ROUNDS] = 0
+    ms[MS_TURNS] = 0
+    ms[MS_WINNER] = -1
+    ms[MS_DONE] = 0
+
+
+@njit(cache=True, _nrt=False)
+def match_round_seed_nb(m, seed, n, mi, ms, scores, obs, rng):
+    """Round ms[MS_ROUNDS] of match m: its random stream, seeded from (seed, m * 65536 + round), and the
+    match scores in the observation (a team's score for each of its seats)."""
+    rng[0] = game_seed_nb(seed, np.uint64(m * 65536 + ms[MS_ROUNDS]))
+    half = n // 2
+    for s in range(n):
+        obs[OBS_SCORE + s] = scores[s % half] if mi[MI_PARTNERS] != 0 else scores[s]
+
+
+@njit(cache=True, _nrt=False)
+def score_match_round_nb(w, wpts, turns, n, mi, lazy_random, ms, scores, pts, rwins, seated, rng):
+    """The match after a round won by seat w (-1: no winner) worth wpts, with pts[s] the points left in each
+    seated hand: the scoring mode scores it and may end the match (ms[MS_DONE], ms[MS_WINNER]); otherwise
+    the next dealer and first player.  ``rng``: the round's stream (lazy scoring's tie break)."""
+    ms[MS_ROUNDS] += 1
+    ms[MS_TURNS] += turns
+    if w >= 0:
+        rwins[w] += 1
+    mode = mi[MI_MODE]
+    winner = -1
+    if mode == SC_STANDARD:
+        winner = _standard_scoring(w, wpts, n, mi, scores, pts)
+    elif mode == SC_ROTATING:
+        winner = _rotating_scoring(w, n, mi, ms[MS_ROUNDS], scores, pts)
+    elif mode == SC_LAZY:
+        if w >= 0:
+            ms[MS_DEALER] = _lazy_dealer_nb(w, n, pts, seated, lazy_random, rng)
+            ms[MS_FIRST] = w
+        if ms[MS_ROUNDS] >= mi[MI_ROUNDS]:
+            winner = 0
+            for s in range(1, n):
+                if rwins[s] > rwins[winner]:
+                    winner = s
+    else:
+        winner = _own_hand_scoring(w, n, mi, ms, scores, pts, seated)
+    if winner >= 0:
+        ms[MS_WINNER] = winner
+        ms[MS_DONE] = 1
+        return True
+    if mode != SC_LAZY:
+        ms[MS_DEALER] = _nxt(ms[MS_DEALER], 1, n, seated)
+        ms[MS_FIRST] = -1
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _standard_scoring(w, wpts, n, mi, scores, pts):
+    """The winner of the round scores the others' hands; with partners the team scores the other teams'
+    hands (docs/rules.md 1.18) into scores[team].  Returns the match's winner once a score reaches the
+    target, else -1."""
+    if w < 0:
+        return -1
+    if mi[MI_PARTNERS] != 0:
+        half = n // 2
+        team = w % half
+        gain = 0
+        for s in range(n):
+            if s % half != team:
+                gain += pts[s]
+        scores[team] += gain
+        return w if scores[team] >= mi[MI_TARGET] else -1
+    scores[w] += wpts
+    return w if scores[w] >= mi[MI_TARGET] else -1
+
+
+@njit(cache=True, _nrt=False)
+def _rotating_scoring(w, n, mi, rounds, scores, pts):
+    """Rotating partners (4 players): seat 0's partner is seat 1, 2, 3 for rounds_per_partner rounds each;
+    the round's winning team scores the other team's hands, each seat for itself.  After the fixed number
+    of rounds the highest total wins."""
+    mate0 = 1 + ((rounds - 1) // mi[MI_PER_PARTNER]) % (n - 1)
+    if w >= 0:
+        team_w = 0 if (w == 0 or w == mate0) else 1
+        gain = 0
+        for s in range(n):
+            ts = 0 if (s == 0 or s == mate0) else 1
+            if ts != team_w:
+                gain += pts[s]
+        for s in range(n):
+            ts = 0 if (s == 0 or s == mate0) else 1
+            if ts == team_w:
+                scores[s] += gain
+    if rounds < mi[MI_ROUNDS]:
+        return -1
+    best = 0
+    for s in range(1, n):
+        if scores[s] > scores[best]:
+            best = s
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _own_hand_scoring(w, n, mi, ms, scores, pts, seated):
+    """Own-hand scoring (self_loser, lowest_wins, elimination): everyone scores the own hand (a capped round
+    scores nothing).  Once someone reaches the target: the lowest total wins, or under elimination the
+    seats at the target drop out and the last one left wins."""
+    reached = False
+    for s in range(n):
+        if seated[s] and w >= 0:
+            scores[s] += pts[s]
+            if scores[s] >= mi[MI_TARGET]:
+                reached = True
+    if not reached:
+        return -1
+    if mi[MI_MODE] != SC_ELIMINATION:
+        best = 0
+        for s in range(1, n):
+            if scores[s] < scores[best]:
+                best = s
+        return best
+    left = 0
+    best = -1
+    for s in range(n):
+        if seated[s]:
+            # among the seats still in, the lowest total (for a joint crossing)
+            if best < 0 or scores[s] < scores[best]:
+                best = s
+            if scores[s] >= mi[MI_TARGET]:
+                seated[s] = 0
+        left += seated[s]
+    if left <= 1:
+        for s in range(n):
+            if seated[s]:
+                best = s  # the last one left wins
+        return best
+    if not seated[ms[MS_DEALER]]:
+        ms[MS_DEALER] = _nxt(ms[MS_DEALER], -1, n, seated)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def hand_points_nb(n, side, hand, hlen, frank, fpts, z50, seated, pts):
+    """pts[s]: the points left in each seated hand (0 for a seat out of the match)."""
+    for s in range(n):
+        pts[s] = seat_points_nb(s, side, hand, hlen, frank, fpts, z50) if seated[s] else 0
+
+
 @entry(_sig(i8, i8, types.uint64, i8, I2, I2, I2, I1, F1, I1, F2, I1, i8, types.int16[::1], types.int32[::1],
            types.int8[::1], I2, types.int32[:, ::1], types.int16[:, ::1], I1, I1, I2, I1, I1, SLOT),
       cache=True, nogil=True)
@@ -3052,7 +3216,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     """Play full matches m0 .. m0+nmatches-1 (rounds until the scoring mode ends the match).
 
     Round k of match m is seeded from (seed, m * 65536 + k).  The dealer passes clockwise
-    (docs/rules.md 1.3) unless mi[MI_DEALER_RULE] says otherwise.  When r_out has rows, round records are
+    (docs/rules.md 1.3) unless the scoring mode says otherwise.  When r_out has rows, round records are
     written from row r_offset[m - m0]: (match, round, dealer, winner, winner_points, turns, capped).
     """
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, seatmap = \
@@ -3061,16 +3225,12 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     ppg = pp.copy()
     scores = np.zeros(n, np.int64)
     pts = np.zeros(n, np.int64)
-    mode = mi[MI_MODE]
-    target = mi[MI_TARGET]
-    partners = mi[MI_PARTNERS] != 0
+    rwins = np.zeros(n, np.int64)
+    ms = np.zeros(NMS, np.int64)
+    seated = active[3 * n:]
     half = n // 2
-    max_rounds = mi[MI_MAX_ROUNDS]
     z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
-    fixed_rounds = mi[MI_ROUNDS]
-    per_partner = mi[MI_PER_PARTNER]
     lazy_random = ri[RI_LAZY_TIE_BREAK] == 0
-    write_rounds = r_out.shape[0] > 0
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
@@ -3085,141 +3245,41 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
             # physical cards do not change within a game: one pairing per match
             pair_faces_nb(m, seed, fcol, frank, fpts, gcol, grank, gpts)
             card_masks_nb(gcol, grank, cmask, 1)
-        for s in range(n):
-            scores[s] = 0
-            o_rwins[g, s] = 0
-            active[3 * n + s] = 1
-        dealer = n - 1
-        first = -1
-        winner = -1
-        end = MEND_ROUND_CAP
-        rounds = 0
-        turns = 0
-        ro = r_offset[g] if write_rounds else 0
-        while rounds < max_rounds:
-            rng[0] = game_seed_nb(seed, np.uint64(m * 65536 + rounds))
-            for s in range(n):
-                obs[OBS_SCORE + s] = scores[s % half] if partners else scores[s]
-            # np.int64: numba types first as the literal -1 here, which would compile a second play_round_nb
-            w = play_round_nb(n, dealer, np.int64(first), order, rnd)
+        new_match_nb(n, ms, scores, rwins, seated)
+        ro = r_offset[g] if r_out.shape[0] > 0 else 0
+        while ms[MS_ROUNDS] < mi[MI_MAX_ROUNDS]:
+            match_round_seed_nb(m, seed, n, mi, ms, scores, obs, rng)
+            dealer = ms[MS_DEALER]
+            w = play_round_nb(n, dealer, np.int64(ms[MS_FIRST]), order, rnd)
             if res[RES_END] == END_POLICY and o_err[0] < 0:
                 _note_policy_error(m, seatmap[st[ST_ERR_SEAT]], st, o_err)
-            if write_rounds:
-                r_out[ro, 0] = m
-                r_out[ro, 1] = rounds
-                r_out[ro, 2] = dealer
-                r_out[ro, 3] = w
-                r_out[ro, 4] = res[RES_WPTS]
-                r_out[ro, 5] = res[RES_TURNS]
-                r_out[ro, 6] = 1 if res[RES_END] == END_CAP else 0
+            if r_out.shape[0] > 0:
+                _round_record(m, ms[MS_ROUNDS], dealer, w, res, r_out[ro])
                 ro += 1
-            rounds += 1
-            turns += res[RES_TURNS]
-            for s in range(n):
-                pts[s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, grank, gpts, z50) \
-                    if active[3 * n + s] else 0
-            if w >= 0:
-                o_rwins[g, w] += 1
-            done = False
-            if mode == SC_STANDARD:
-                if w >= 0:
-                    if partners:
-                        # the team scores the other teams' hands (docs/rules.md 1.18); scores[team]
-                        team = w % half
-                        gain = 0
-                        for s in range(n):
-                            if s % half != team:
-                                gain += pts[s]
-                        scores[team] += gain
-                        if scores[team] >= target:
-                            winner = w
-                            done = True
-                    else:
-                        scores[w] += res[RES_WPTS]
-                        if scores[w] >= target:
-                            winner = w
-                            done = True
-            elif mode == SC_ROTATING:
-                # 4 players: partner of seat 0 is seat 1, 2, 3 for per_partner rounds each
-                blk = ((rounds - 1) // per_partner) % (n - 1)
-                mate0 = 1 + blk
-                if w >= 0:
-                    team_w = 0 if (w == 0 or w == mate0) else 1
-                    gain = 0
-                    for s in range(n):
-                        ts = 0 if (s == 0 or s == mate0) else 1
-                        if ts != team_w:
-                            gain += pts[s]
-                    for s in range(n):
-                        ts = 0 if (s == 0 or s == mate0) else 1
-                        if ts == team_w:
-                            scores[s] += gain
-                if rounds >= fixed_rounds:
-                    best = 0
-                    for s in range(1, n):
-                        if scores[s] > scores[best]:
-                            best = s
-                    winner = best
-                    done = True
-            elif mode == SC_LAZY:
-                if w >= 0:
-                    dealer = _lazy_dealer_nb(w, n, pts, active[3 * n:], lazy_random, rng)
-                    first = w
-                if rounds >= fixed_rounds:
-                    best = 0
-                    for s in range(1, n):
-                        if o_rwins[g, s] > o_rwins[g, best]:
-                            best = s
-                    winner = best
-                    done = True
-            else:
-                # own-hand scoring (self_loser, lowest_wins, elimination)
-                reached = False
-                for s in range(n):
-                    if active[3 * n + s] and w >= 0:  # a capped round scores nothing
-                        scores[s] += pts[s]
-                        if scores[s] >= target:
-                            reached = True
-                if reached:
-                    if mode == SC_ELIMINATION:
-                        left = 0
-                        best = -1
-                        for s in range(n):
-                            if active[3 * n + s]:
-                                # among the seats still in, the lowest total (for a joint crossing)
-                                if best < 0 or scores[s] < scores[best]:
-                                    best = s
-                                if scores[s] >= target:
-                                    active[3 * n + s] = 0
-                            left += active[3 * n + s]
-                        if left <= 1:
-                            for s in range(n):
-                                if active[3 * n + s]:
-                                    best = s  # the last one left wins
-                            winner = best
-                            done = True
-                        elif not active[3 * n + dealer]:
-                            dealer = _nxt(dealer, -1, n, active[3 * n:])
-                    else:
-                        best = 0
-                        for s in range(1, n):
-                            if scores[s] < scores[best]:
-                                best = s
-                        winner = best
-                        done = True
-            if done:
-                end = MEND_DONE
+            hand_points_nb(n, res[RES_SIDE], hand, hlen, grank, gpts, z50, seated, pts)
+            if score_match_round_nb(w, res[RES_WPTS], res[RES_TURNS], n, mi, lazy_random, ms, scores, pts, rwins,
+                                    seated, rng):
                 break
-            if mode != SC_LAZY:
-                dealer = _nxt(dealer, 1, n, active[3 * n:])
-                first = -1
-        o_winner[g] = winner
-        o_rounds[g] = rounds
-        o_end[g] = end
-        o_turns[g] = turns
+        o_winner[g] = ms[MS_WINNER]
+        o_rounds[g] = ms[MS_ROUNDS]
+        o_end[g] = MEND_DONE if ms[MS_DONE] else MEND_ROUND_CAP
+        o_turns[g] = ms[MS_TURNS]
         for s in range(n):
-            o_scores[g, s] = scores[s % half] if partners else scores[s]
+            o_scores[g, s] = scores[s % half] if mi[MI_PARTNERS] != 0 else scores[s]
             o_seatmap[g, s] = seatmap[s]
+            o_rwins[g, s] = rwins[s]
+
+
+@njit(cache=True, _nrt=False)
+def _round_record(m, k, dealer, w, res, row):
+    """A match's round record: (match, round, dealer, winner, winner_points, turns, capped)."""
+    row[0] = m
+    row[1] = k
+    row[2] = dealer
+    row[3] = w
+    row[4] = res[RES_WPTS]
+    row[5] = res[RES_TURNS]
+    row[6] = 1 if res[RES_END] == END_CAP else 0
 
 
 @entry(SLOT_SIG, cache=True, nogil=True, _nrt=False)
@@ -3237,6 +3297,48 @@ def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, scr
     R, RD = new_rules_nb(ri, rf)
     return play_round_nb(n, dealer, first, order, (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs,
                                                    fcol, frank, fpts, cmask, pol, pp, script, ufn, R, RD))
+
+
+# ---- a round in one buffer, stepped from Python (unosim.steps): the offsets of its arrays in ``lay`` ----
+LAY_HAND = 0
+LAY_HLEN = 1
+LAY_PILE = 2
+LAY_DISC = 3
+LAY_LG = 4
+LAY_TMP = 5
+LAY_ACTIVE = 6
+LAY_ST = 7
+LAY_RNG = 8
+LAY_RES = 9
+LAY_OBS = 10
+NLAY = 11
+
+
+def state_sizes(n: int, ncards: int, nobs: int) -> list[int]:
+    """Entries of each array of a round in LAY_* order (unosim.steps.State lays them out one after another)."""
+    return [n * ncards, n, ncards, ncards, ncards, ncards, 4 * n, NST, 1, NRES, nobs]
+
+
+@entry(types.int64(i8, i8, i8, I2, I2, I2, I2, I1, F1, I1, F2, I1, I1, I1, I2, SLOT), cache=True)
+def step_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script, buf, lay, log, ufn):
+    """play_round_nb on a round whose arrays lie in ``buf`` at the offsets ``lay`` (LAY_*, and lay[NLAY] the end
+    of obs); st[ST_MODE] says
+    how (MODE_STEP, MODE_CONTINUE, ...).  ``cmask``, ``R``, ``RD``: card_masks_nb's and rules_nb's tables."""
+    nc = fcol.shape[1]
+    hand = buf[lay[LAY_HAND]:lay[LAY_HAND] + n * nc].reshape((n, nc))
+    hlen = buf[lay[LAY_HLEN]:lay[LAY_HLEN] + n]
+    pile = buf[lay[LAY_PILE]:lay[LAY_PILE] + nc]
+    disc = buf[lay[LAY_DISC]:lay[LAY_DISC] + nc]
+    lg = buf[lay[LAY_LG]:lay[LAY_LG] + nc]
+    tmp = buf[lay[LAY_TMP]:lay[LAY_TMP] + nc]
+    active = buf[lay[LAY_ACTIVE]:lay[LAY_ACTIVE] + 4 * n]
+    st = buf[lay[LAY_ST]:lay[LAY_ST] + NST]
+    rng = buf[lay[LAY_RNG]:lay[LAY_RNG] + 1].view(np.uint64)
+    res = buf[lay[LAY_RES]:lay[LAY_RES] + NRES]
+    obs = buf[lay[LAY_OBS]:lay[NLAY]]
+    return play_round_nb(n, dealer, first, np.zeros(0, np.int64), (hand, hlen, pile, disc, lg, tmp, active, st, rng,
+                                                                   log, res, obs, fcol, frank, fpts, cmask, pol, pp,
+                                                                   script, ufn, R, RD))
 
 
 entry.unbind()

@@ -25,11 +25,12 @@ from . import enums as E
 from .console import compile_seconds, progress_bar
 from .decks import Deck, get_deck
 from .errors import SimulationError
-from .external import policy_names, replays, run_external_batch
+from .external import policy_names, replays
 from .policies import PolicySpec, pack_policies, parse_policies
 from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
 from .rules import RuleSet, parse_rules
 from .stats import summarize
+from .steps import run_external_batch
 from .validate import (
     SEATINGS,
     check_batch,

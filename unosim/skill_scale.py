@@ -17,7 +17,7 @@
   in a two-arm comparison with the fair-share player, ``(p - 1/n)^2 / (4 pbar (1 - pbar))``: a function
   of the edge alone, small for any edge a win/lose game shows (hence the footnote, not the headline).
 
-Search and the ceiling are plain-Python seats (round mode only) and slow: they get ``search_rounds``
+Search and the ceiling are plain-Python seats that read the engine's state (played step by step) and slow: they get ``search_rounds``
 rounds each, the heuristics ``rounds``.
 """
 

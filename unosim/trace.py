@@ -16,12 +16,13 @@ import numpy as np
 from . import enums as E
 from . import heuristics_nb, nb
 from .decks import Deck, card_name, get_deck
-from .external import Decision, PythonPolicy, _instance, is_external, play_round_external
+from .external import Decision, PythonPolicy, _instance, is_external
 from .heuristics_nb import greedy_obs_nb
 from .policies import POLICIES, pack_policies, parse_policies
 from .policy_api import _REG, HEURISTICS, load_policy_files, slot_for
 from .rules import parse_rules
 from .sim import SEATINGS, pack_rules
+from .steps import play_round_external
 
 
 class _Shadow(PythonPolicy):
