@@ -204,23 +204,23 @@ def test_user_policy_file_works_on_dask_local(cluster):
     assert remote.meta["policy_files"][0]["sha256"] == local.meta["policy_files"][0]["sha256"]
 
 
-def test_tournament_on_dask_local_matches_local(cluster):
+def test_tournament_on_dask_local_matches_local(cluster, tmp_path):
     """Every line-up's chunks go to the cluster together; the table (win rates, ratings) is the local one."""
     from unosim.tournament import run_tournament
 
     kw = dict(players=3, games=300, seed=13, bootstrap=20)
-    local = run_tournament("random,greedy", **kw)
-    remote = run_tournament("random,greedy", client=cluster.client, **kw)
+    local = run_tournament("random,greedy", store=tmp_path / "local", **kw)
+    remote = run_tournament("random,greedy", client=cluster.client, store=tmp_path / "remote", **kw)
     pd.testing.assert_frame_equal(remote.table, local.table)
     assert remote.meta["lineups"] == local.meta["lineups"] and len(local.lineups) == 4
 
 
-def test_tuning_on_dask_local_matches_local(cluster):
+def test_tuning_on_dask_local_matches_local(cluster, tmp_path):
     """A generation's candidates go to the cluster together; the search and its evaluation are the local ones."""
     from unosim.tune import tune
 
     kw = dict(players=3, budget=1800, against="greedy", seed=4, popsize=4, games_per_eval=150, eval_games=300)
-    local = tune("greedy(bluff=1,challenge=1)", **kw)
-    remote = tune("greedy(bluff=1,challenge=1)", client=cluster.client, **kw)
+    local = tune("greedy(bluff=1,challenge=1)", store=tmp_path / "local", **kw)
+    remote = tune("greedy(bluff=1,challenge=1)", client=cluster.client, store=tmp_path / "remote", **kw)
     assert remote.tuned == local.tuned and remote.evaluation == local.evaluation
     pd.testing.assert_frame_equal(remote.history, local.history)

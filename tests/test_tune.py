@@ -40,13 +40,16 @@ def test_candidates_share_deals_within_a_generation(monkeypatch):
     # a known smooth objective instead of games: checks the CMA-ES wiring, the budget and the seeds
     calls = []
 
-    def fake(candidate, field_, games, seed, rules, deck, threads):
+    def fake_one(candidate, games, seed):
         p = dict(parse_policy(candidate).params)
         calls.append((candidate, seed, games))
         rate = 1 - 0.5 * ((p["bluff"] - 0.2) ** 2 + (p["challenge"] - 0.7) ** 2)
         return np.r_[np.ones(int(round(rate * games))), np.zeros(games - int(round(rate * games)))]
 
-    monkeypatch.setattr(tune_mod, "win_indicator", fake)
+    def fake(candidates, field_, games, seed, rules, deck, threads, be=None, store=None):
+        return [fake_one(c, games, seed) for c in candidates]
+
+    monkeypatch.setattr(tune_mod, "win_indicators", fake)
     t = tune("greedy(bluff=1,challenge=0)", players=4, budget=6 * 400 * 25, popsize=6, games_per_eval=400,
              eval_games=400, seed=3)
     train = calls[:-2]
@@ -63,11 +66,11 @@ def test_candidates_share_deals_within_a_generation(monkeypatch):
     assert list(t.history["generation"]) == list(range(25))
 
 
-def test_tuning_improves_on_a_bad_start():
+def test_tuning_improves_on_a_bad_start(tmp_path):
     # bluffing every Wild Draw Four into a field that challenges half of them, and challenging
     # every (always legal) Wild Draw Four of a field that never bluffs, are both clearly bad
     t = tune("greedy(bluff=1,challenge=1)", players=4, budget=12_000, against="greedy(challenge=0.5)",
-             seed=1, eval_games=4000, threads=1)
+             seed=1, eval_games=4000, threads=1, store=tmp_path / "one")
     ev = t.evaluation
     assert t.start == "greedy(bluff=1,challenge=1)"
     assert ev["improvement"]["mean"] > 2 * ev["improvement"]["se"] > 0
@@ -75,7 +78,7 @@ def test_tuning_improves_on_a_bad_start():
     assert t.params["bluff"] < 1 and t.params["challenge"] < 1
     assert [str(s) for s in parse_policies(t.tuned, 1)] == [t.tuned]   # a form --policies accepts
     again = tune("greedy(bluff=1,challenge=1)", players=4, budget=12_000, against="greedy(challenge=0.5)",
-                 seed=1, eval_games=4000, threads=2)
+                 seed=1, eval_games=4000, threads=2, store=tmp_path / "two")
     assert again.tuned == t.tuned and again.evaluation == ev           # same seed, same answer
 
 
