@@ -66,6 +66,38 @@ def test_candidates_share_deals_within_a_generation(monkeypatch):
     assert list(t.history["generation"]) == list(range(25))
 
 
+def test_a_one_parameter_policy_is_tuned(monkeypatch):
+    # cma does not support 1-D problems: the search gets a dummy second coordinate that no candidate reads
+    import warnings
+
+    import cma
+
+    starts = []
+    real = cma.CMAEvolutionStrategy
+
+    def spy(x0, sigma0, opts):
+        starts.append(list(x0))
+        return real(x0, sigma0, opts)
+
+    def fake(candidates, field_, games, seed, rules, deck, threads, be=None, store=None):
+        out = []
+        for c in candidates:
+            rate = 1 - 2 * (dict(parse_policy(c).params)["threshold"] - 0.3) ** 2
+            out.append(np.r_[np.ones(int(round(rate * games))), np.zeros(games - int(round(rate * games)))])
+        return out
+
+    monkeypatch.setattr(cma, "CMAEvolutionStrategy", spy)
+    monkeypatch.setattr(tune_mod, "win_indicators", fake)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # cma warns that 1-D "may bail or work poorly"
+        t = tune("challenger(threshold=0.9)", players=2, budget=4 * 400 * 20, popsize=4, games_per_eval=400,
+                 eval_games=400, seed=2)
+    assert len(starts) == 1 and len(starts[0]) == 2 and starts[0][0] == pytest.approx(0.9)
+    assert list(t.params) == ["threshold"] and t.params["threshold"] == pytest.approx(0.3, abs=0.08)
+    assert t.tuned == f"challenger(threshold={t.params['threshold']:g})"
+    assert list(t.history.columns[-1:]) == ["mean_threshold"]
+
+
 def test_tuning_improves_on_a_bad_start(tmp_path):
     # bluffing every Wild Draw Four into a field that challenges half of them, and challenging
     # every (always legal) Wild Draw Four of a field that never bluffs, are both clearly bad

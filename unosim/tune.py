@@ -113,7 +113,16 @@ def _to_unit(params: Sequence[Param], x: np.ndarray) -> np.ndarray:
 
 
 def _from_unit(params: Sequence[Param], u: np.ndarray) -> np.ndarray:
-    return np.array([p.lo + float(np.clip(v, 0, 1)) * (p.hi - p.lo) for p, v in zip(params, u, strict=True)])
+    """Parameter values of a point of the unit cube (a search point: its dummy coordinate, if any, is ignored)."""
+    return np.array([p.lo + float(np.clip(v, 0, 1)) * (p.hi - p.lo)
+                     for p, v in zip(params, u[:len(params)], strict=True)])
+
+
+def _search_start(u0: np.ndarray) -> list[float]:
+    """CMA-ES's start: the unit-cube point, plus a dummy coordinate that no candidate reads when there is
+    one parameter (cma does not support 1-D problems; its authors' advice is a 2-D objective that uses
+    only the first variable)."""
+    return [float(v) for v in u0] + ([0.5] if len(u0) == 1 else [])
 
 
 def opponents(against: str, players: int) -> list[str]:
@@ -247,7 +256,7 @@ def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_pe
     opts = {"bounds": [0.0, 1.0], "popsize": lam, "seed": derived_seed(seed, 3) % (2**31 - 1) + 1,
             "verbose": -9, "tolfun": 0, "tolfunhist": 0, "tolflatfitness": 10**9, "tolstagnation": 10**9}
     u0 = np.clip(_to_unit(params, plan.x0), 0.01, 0.99)
-    es = cma.CMAEvolutionStrategy([float(v) for v in u0], plan.sigma0, opts)
+    es = cma.CMAEvolutionStrategy(_search_start(u0), plan.sigma0, opts)
     rows = []
     bar = progress_bar(progress, gens, "generations", "tuning", leave=False)
     used = 0
