@@ -418,6 +418,44 @@ def test_a_policy_out_of_range_stops_with_one_line_naming_it(name, needle, bad_p
     assert f"policy {name!r}" in line and "'play'" in line and needle in line
 
 
+SLOW_POLICY = """
+import time
+
+from unosim.external import PythonPolicy
+
+
+class SlowPy(PythonPolicy):
+    name = "slow_py"
+
+    def play(self, d):
+        if d.nlegal > 1:  # thinks for a while when there is a choice
+            time.sleep(0.02)
+        return super().play(d)
+"""
+
+
+@pytest.fixture(scope="module")
+def slow_policy_file(tmp_path_factory):
+    f = tmp_path_factory.mktemp("policies") / "slow.py"
+    f.write_text(SLOW_POLICY)
+    return f
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["tournament", "--bootstrap", "0", "--store", "{store}"]])
+def test_a_slow_python_policy_stops_at_the_decision_time_limit(command, slow_policy_file, tmp_path, cli_error):
+    from unosim import external
+
+    f = slow_policy_file
+    run = [*(a.replace("{store}", str(tmp_path / "store")) for a in command), "--policy-file", str(f),
+           "--policies", "slow_py,random", "--players", "2", "--threads", "1"]
+    line = cli_error([*run, "--games", "20", "--decision-timeout", "0.01"])
+    assert "policy 'slow_py' took" in line and "to decide 'play'" in line and "limit of 0.01 s" in line
+    res = CliRunner().invoke(main, [*run, "--games", "2"])  # no limit: the same policy plays
+    assert res.exit_code == 0, res.output
+    assert external._TIMEOUT[0] is None
+    assert "decision timeout 0.0 is not a positive number" in cli_error([*run, "--decision-timeout", "0"])
+
+
 # ---- a full disk --------------------------------------------------------------------------------------------
 
 

@@ -108,8 +108,28 @@ def _backend_options(f):
                              "cluster) or dask-local (--workers, a local cluster). Results do not depend on it.")(f)
 
 
+def _set_decision_timeout(ctx, param, value) -> None:
+    from .external import set_decision_timeout
+
+    try:
+        set_decision_timeout(None if value is None else _float("decision-timeout", value))
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+def _decision_timeout_option(f):
+    """--decision-timeout SECONDS: the per-decision time limit of plain-Python policies (unosim.external)."""
+    return click.option("--decision-timeout", metavar="SECONDS", default=None, expose_value=False,
+                        callback=_set_decision_timeout,
+                        help="Stop when a plain-Python policy takes longer than this to answer one decision "
+                             "(numba policies cannot be timed; a second Ctrl-C ends any run). [default: no "
+                             "limit]")(f)
+
+
 def _policy_file_option(f):
-    """--policy-file (repeatable): Python files defining policies the other options may name."""
+    """--policy-file (repeatable): Python files defining policies the other options may name; and
+    --decision-timeout."""
+    f = _decision_timeout_option(f)
     return click.option("--policy-file", "policy_files", multiple=True,
                         help="Python file defining policies (repeatable); its policies may then be named like "
                              "built-in ones. Results are keyed by the file's content: an edited file is rerun, "
@@ -157,6 +177,7 @@ def _backend_kw(backend, scheduler, workers) -> dict:
 @click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
 @click.option("--policy-file", "policy_files", multiple=True,
               help="Python file defining policies (repeatable); see `unosim policies`.")
+@_decision_timeout_option
 @_backend_options
 @quiet_option
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
