@@ -582,6 +582,51 @@ def test_a_container_memory_limit_refuses_what_would_not_fit(tmp_path, monkeypat
     assert validate.usable_memory()[1] == "machine's memory"
 
 
+@pytest.fixture
+def container_limit(tmp_path, monkeypatch):
+    """A container memory limit of ``MiB`` (call it), on a machine with much more."""
+    import unosim.validate as validate
+
+    limit = tmp_path / "memory.max"
+    monkeypatch.setattr(validate, "CGROUP_LIMITS", (limit,))
+
+    def set_limit(mib: int) -> None:
+        limit.write_text(f"{mib * 2**20}\n")
+        assert validate.usable_memory() == (mib * 2**20, "container's memory limit")
+
+    return set_limit
+
+
+def test_out_and_round_records_count_in_the_size_check(tmp_path, container_limit, cli_error):
+    from unosim.sim import check_simulate
+    from unosim.validate import record_bytes
+
+    container_limit(600)  # half of it, 300 MiB, for records: 1.94 million 2-player rounds built in memory
+    assert record_bytes("round", 2, from_disk=True) > record_bytes("round", 2)
+    check_simulate(players=2, games=1_800_000)
+    d = tmp_path / "run"
+    line = cli_error(["simulate", "--games", "1800000", "--players", "2", "--out", str(d)])
+    assert "games=1,800,000 needs about" in line and "container's memory limit 600 MiB" in line
+    assert "bytes each, measured" in line and not d.exists()  # refused before the folder is made
+    check_simulate(players=4, games=500_000, mode="match", round_records=False)
+    with pytest.raises(ValueError, match="games=500,000 needs about"):
+        check_simulate(players=4, games=500_000, mode="match", round_records=True)
+
+
+def test_sweep_and_tournament_are_refused_when_their_records_would_not_fit(tmp_path, container_limit, cli_error):
+    container_limit(64)
+    (tmp_path / "big.toml").write_text(SWEEP.format(seed=1, rules='["official", "official+stacking"]')
+                                       .replace("games = 300", "games = 200000"))
+    line = cli_error(["sweep", str(tmp_path / "big.toml"), "--store", str(tmp_path / "store"),
+                      "--out", str(tmp_path / "never")])
+    assert "games=200,000 needs about" in line and "container's memory limit 64 MiB" in line
+    assert "per cell of this grid" in line
+    line = cli_error(["tournament", "--policies", "random,greedy", "--players", "2", "--games", "200000",
+                      "--store", str(tmp_path / "store"), "--out", str(tmp_path / "never")])
+    assert "games=200,000 needs about" in line and "per line-up" in line
+    assert not (tmp_path / "never").exists() and not (tmp_path / "store").exists()
+
+
 def test_rerun_recomputes_a_damaged_chunk_of_an_unfinished_run(tmp_path, monkeypatch):
     import unosim.rundir as rundir
     from unosim import simulate

@@ -201,6 +201,10 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
             raise CliError(f"{'--report' if report else '--round-records'} writes into the --out folder; "
                            "accepted: add --out DIR")
         planned = check_simulate(**kw)
+        if out is not None:  # records read back from the chunks on disk take more memory than built ones
+            from .validate import check_games, record_bytes
+
+            check_games(kw["games"], record_bytes(mode, kw["players"], from_disk=True, round_records=round_records))
         bkw = _backend_kw(backend, scheduler, workers)
     except ValueError as e:
         raise _fail(e) from None

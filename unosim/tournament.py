@@ -54,7 +54,7 @@ from .outdir import writes_folder
 from .policies import parse_policy, split_top_level
 from .sim import check_simulate
 from .stats import policy_table, ratio_se, z_value
-from .validate import check_games, check_mode, check_players, check_seed, integer
+from .validate import check_games, check_memory, check_mode, check_players, check_seed, integer, record_bytes
 
 __all__ = ["TournamentError", "TournamentResult", "parse_field", "choose_lineups", "check_tournament",
            "run_tournament",
@@ -310,6 +310,10 @@ def check_tournament(policies: str | Sequence[str], players: int = 4, games: int
     lineups, design = choose_lineups(names, n, int(max_lineups), check_seed(seed))
     check_simulate(rules=rules, players=n, policies=list(lineups[0]), games=g, seed=seed, threads=threads,
                    deck=deck, seating="rotate", mode=mode, policy_files=policy_files, **match_options)
+    # two line-ups' records at a time (read from the store: the next is read before the last is released),
+    # and per deal the winner of every line-up (int64) with the bootstrap's mask, codes and weights
+    check_memory("games", g, 2 * record_bytes(mode, n, from_disk=True) + 25 * len(lineups),
+                 advice="per line-up with this field (fewer games, or a smaller --max-lineups)")
     return names, n, g, lineups, design
 
 

@@ -45,7 +45,7 @@ from .outdir import writes_folder
 from .policies import POLICIES, PolicySpec, parse_policies, parse_policy, public_names
 from .sim import check_simulate
 from .stats import mean_ci, proportion_ci
-from .validate import check_players, check_seed, integer
+from .validate import check_memory, check_players, check_seed, integer, record_bytes
 
 __all__ = ["TuneError", "TuneResult", "TunePlan", "Param", "tunable_params", "tunable_policies", "check_tune", "tune",
            "format_tune", "save_tune"]
@@ -210,6 +210,9 @@ def check_tune(policy: str, players: int = 4, budget: int = 60_000, against: str
     start = policy_string(spec.name, params, x0)
     check_simulate(rules=rules, players=n, policies=[start, *others], games=max(gpe, n_eval), seed=seed,
                    threads=threads, deck=deck, seating="rotate")
+    # one candidate's records at a time (read from the store), and every candidate's win indicators
+    check_memory("eval_games" if n_eval >= gpe else "games_per_eval", max(gpe, n_eval),
+                 record_bytes("round", n, from_disk=True) + 8 * max(lam, 2), advice="rounds per candidate")
     return TunePlan(spec, params, x0, start, n, others, budget, lam, gpe, gens, n_eval, seed, float(sigma0))
 
 
