@@ -78,7 +78,7 @@ def test_simulate_on_dask_local_matches_local_record_for_record(cluster):
 
 
 def test_run_cells_submits_several_cells_together(cluster):
-    """The building block of line-ups (tournaments) and candidate populations (tuning)."""
+    """Several cells' chunks submitted together, each cell's records as a local run's."""
     cells = [make_cell(players=3, policies=p, seating="rotate", seed=8) for p in ("greedy,random,random", "random")]
     out = run_cells(cluster, cells, 1500, chunk=300)
     for cell, res in zip(cells, out, strict=True):

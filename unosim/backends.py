@@ -394,8 +394,8 @@ def run_cells(be: Backend, cells: list[Cell], games: int, chunk: int | None = No
               **extra: Any) -> list[SimulationResult]:
     """Games [0, games) of every cell computed on ``be`` in memory (no store), the chunks of all
     cells submitted together: one result per cell, as ``simulate`` returns it, with
-    ``games_per_second`` measured over the chunks only (the building block for line-ups of a
-    tournament or the candidates of a tuning generation)."""
+    ``games_per_second`` measured over the chunks only (``simulate`` on a cluster; tournaments and tuning
+    fill the results store instead, :func:`unosim.store.fill_cells`)."""
     from .sim import default_batch
     from .store import probe
 
