@@ -362,6 +362,8 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     (which raises KeyboardInterrupt once the chunks in flight are stored) the same call computes only
     what is missing and gives the same table.
     """
+    from .policy_api import load_policy_files
+
     names, n, g, lineups, design = check_tournament(policies, players, games, rules, deck, seed, mode, threads,
                                                     max_lineups, bootstrap, policy_files, **match_options)
     index = {nm: i for i, nm in enumerate(names)}
@@ -396,7 +398,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
         "lineups": [{"dir": f"lineups/{i:03d}", "policies": list(lu)} for i, lu in enumerate(lineups)],
         "total_games": g * len(lineups), "capped_games": int((outcomes.winner < 0).sum()),
         "engine_version": res.meta["engine_version"], "unosim_version": res.meta["unosim_version"],
-        "policy_files": res.meta.get("policy_files", []),
+        "policy_files": load_policy_files(policy_files),  # each line-up's cell names only the files it plays
     }
     if mode == "match":
         meta.update(scoring=res.meta["scoring"], target=res.meta["target"])
