@@ -23,3 +23,13 @@ def cli_error(capsys):
         return lines[0]
 
     return run
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _store_in_a_temporary_folder(tmp_path_factory):
+    """Commands that fill the results store by default (tournament, tune) keep it out of the working tree."""
+    from unosim import store
+
+    default, store.DEFAULT_ROOT = store.DEFAULT_ROOT, tmp_path_factory.mktemp("default-store")
+    yield
+    store.DEFAULT_ROOT = default

@@ -78,7 +78,7 @@ def test_simulate_on_dask_local_matches_local_record_for_record(cluster):
 
 
 def test_run_cells_submits_several_cells_together(cluster):
-    """The building block of line-ups (tournaments) and candidate populations (tuning)."""
+    """Several cells' chunks submitted together, each cell's records as a local run's."""
     cells = [make_cell(players=3, policies=p, seating="rotate", seed=8) for p in ("greedy,random,random", "random")]
     out = run_cells(cluster, cells, 1500, chunk=300)
     for cell, res in zip(cells, out, strict=True):
@@ -204,23 +204,69 @@ def test_user_policy_file_works_on_dask_local(cluster):
     assert remote.meta["policy_files"][0]["sha256"] == local.meta["policy_files"][0]["sha256"]
 
 
-def test_tournament_on_dask_local_matches_local(cluster):
+def test_tournament_on_dask_local_matches_local(cluster, tmp_path):
     """Every line-up's chunks go to the cluster together; the table (win rates, ratings) is the local one."""
     from unosim.tournament import run_tournament
 
     kw = dict(players=3, games=300, seed=13, bootstrap=20)
-    local = run_tournament("random,greedy", **kw)
-    remote = run_tournament("random,greedy", client=cluster.client, **kw)
+    local = run_tournament("random,greedy", store=tmp_path / "local", **kw)
+    remote = run_tournament("random,greedy", client=cluster.client, store=tmp_path / "remote", **kw)
     pd.testing.assert_frame_equal(remote.table, local.table)
     assert remote.meta["lineups"] == local.meta["lineups"] and len(local.lineups) == 4
 
 
-def test_tuning_on_dask_local_matches_local(cluster):
+def test_tuning_on_dask_local_matches_local(cluster, tmp_path):
     """A generation's candidates go to the cluster together; the search and its evaluation are the local ones."""
     from unosim.tune import tune
 
     kw = dict(players=3, budget=1800, against="greedy", seed=4, popsize=4, games_per_eval=150, eval_games=300)
-    local = tune("greedy(bluff=1,challenge=1)", **kw)
-    remote = tune("greedy(bluff=1,challenge=1)", client=cluster.client, **kw)
+    local = tune("greedy(bluff=1,challenge=1)", store=tmp_path / "local", **kw)
+    remote = tune("greedy(bluff=1,challenge=1)", client=cluster.client, store=tmp_path / "remote", **kw)
     assert remote.tuned == local.tuned and remote.evaluation == local.evaluation
     pd.testing.assert_frame_equal(remote.history, local.history)
+
+
+@pytest.mark.soak
+def test_losing_the_scheduler_mid_run_is_one_line_and_keeps_finished_chunks(tmp_path):
+    """A scheduler killed while a `simulate --out` runs on it: exit 2, one line, the chunks written so far
+    kept, and `unosim rerun` completes the run with the records of a local one."""
+    import subprocess
+    import sys
+
+    from unosim.io import load_run
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    port = _closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = dict(env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sched = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                              "--port", str(port), "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
+                               "--nthreads", "1", "--no-dashboard"], **quiet)
+    d = tmp_path / "run"
+    try:
+        cli = subprocess.Popen([sys.executable, "-c", "from unosim.cli import run; run()", "simulate", "--backend",
+                                "dask", "--scheduler", address, "--games", "600000", "--players", "2", "--seed", "3",
+                                "--batch-size", "20000", "--out", str(d)], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 120
+        while len(list((d / "chunks").glob("records-*.parquet"))) < 2 and time.time() < deadline:
+            assert cli.poll() is None, cli.communicate()
+            time.sleep(0.1)
+        sched.send_signal(signal.SIGKILL)
+        _, err = cli.communicate(timeout=60)
+    finally:
+        for p in (worker, sched):
+            p.kill()
+            p.wait()
+    assert cli.returncode == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: lost the dask scheduler at "), err
+    assert "the chunks that finished are kept" in lines[0]
+    kept = len(list((d / "chunks").glob("records-*.parquet")))
+    assert 2 <= kept < 30
+    res = CliRunner().invoke(main, ["rerun", str(d), "--threads", "2"])
+    assert res.exit_code == 0, res.output
+    assert f"{kept * 20000:,} games were kept" in res.output
+    records, _ = load_run(d)
+    pd.testing.assert_frame_equal(records, simulate(players=2, seed=3, games=600_000, threads=2).records)

@@ -151,13 +151,13 @@ def _commands(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
         "sweep": (["sweep", str(tmp / "sweep1.toml"), "--store", store, *common, "--out", "{d}"],
                   ["sweep", str(tmp / "sweep2.toml"), "--store", store, *common, "--out", "{d}"]),
         "tournament": (["tournament", "--policies", "random,greedy", "--players", "2", "--games", "200",
-                        "--seed", "1", "--bootstrap", "5", *common, "--out", "{d}"],
+                        "--seed", "1", "--bootstrap", "5", "--store", store, *common, "--out", "{d}"],
                        ["tournament", "--policies", "random,greedy,greedy(challenge=0.5)", "--players", "2",
-                        "--games", "200", "--seed", "2", "--bootstrap", "5", *common, "--out", "{d}"]),
+                        "--games", "200", "--seed", "2", "--bootstrap", "5", "--store", store, *common, "--out", "{d}"]),
         "tune": (["tune", "--policy", "random(bluff=1)", "--players", "2", "--budget", "400", "--popsize", "4",
-                  "--games-per-eval", "50", "--eval-games", "100", "--seed", "1", *common, "--out", "{d}"],
+                  "--games-per-eval", "50", "--eval-games", "100", "--seed", "1", "--store", store, *common, "--out", "{d}"],
                  ["tune", "--policy", "random(bluff=1)", "--players", "2", "--budget", "400", "--popsize", "4",
-                  "--games-per-eval", "50", "--eval-games", "100", "--seed", "2", *common, "--out", "{d}"]),
+                  "--games-per-eval", "50", "--eval-games", "100", "--seed", "2", "--store", store, *common, "--out", "{d}"]),
         "report": (["report", str(tmp / "runs" / "a"), "--out", "{d}"],
                    ["report", str(tmp / "runs" / "b"), str(tmp / "runs" / "a"), "--out", "{d}"]),
         "study": (["demo", "--games", "200", "--seed", "1", "--out", "{d}"],
@@ -418,6 +418,44 @@ def test_a_policy_out_of_range_stops_with_one_line_naming_it(name, needle, bad_p
     assert f"policy {name!r}" in line and "'play'" in line and needle in line
 
 
+SLOW_POLICY = """
+import time
+
+from unosim.external import PythonPolicy
+
+
+class SlowPy(PythonPolicy):
+    name = "slow_py"
+
+    def play(self, d):
+        if d.nlegal > 1:  # thinks for a while when there is a choice
+            time.sleep(0.02)
+        return super().play(d)
+"""
+
+
+@pytest.fixture(scope="module")
+def slow_policy_file(tmp_path_factory):
+    f = tmp_path_factory.mktemp("policies") / "slow.py"
+    f.write_text(SLOW_POLICY)
+    return f
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["tournament", "--bootstrap", "0", "--store", "{store}"]])
+def test_a_slow_python_policy_stops_at_the_decision_time_limit(command, slow_policy_file, tmp_path, cli_error):
+    from unosim import external
+
+    f = slow_policy_file
+    run = [*(a.replace("{store}", str(tmp_path / "store")) for a in command), "--policy-file", str(f),
+           "--policies", "slow_py,random", "--players", "2", "--threads", "1"]
+    line = cli_error([*run, "--games", "20", "--decision-timeout", "0.01"])
+    assert "policy 'slow_py' took" in line and "to decide 'play'" in line and "limit of 0.01 s" in line
+    res = CliRunner().invoke(main, [*run, "--games", "2"])  # no limit: the same policy plays
+    assert res.exit_code == 0, res.output
+    assert external._TIMEOUT[0] is None
+    assert "decision timeout 0.0 is not a positive number" in cli_error([*run, "--decision-timeout", "0"])
+
+
 # ---- a full disk --------------------------------------------------------------------------------------------
 
 
@@ -542,6 +580,51 @@ def test_a_container_memory_limit_refuses_what_would_not_fit(tmp_path, monkeypat
     assert "games=3,000,000" in line and "container's memory limit" in line
     limit.write_text("max\n")  # no limit: physical memory again
     assert validate.usable_memory()[1] == "machine's memory"
+
+
+@pytest.fixture
+def container_limit(tmp_path, monkeypatch):
+    """A container memory limit of ``MiB`` (call it), on a machine with much more."""
+    import unosim.validate as validate
+
+    limit = tmp_path / "memory.max"
+    monkeypatch.setattr(validate, "CGROUP_LIMITS", (limit,))
+
+    def set_limit(mib: int) -> None:
+        limit.write_text(f"{mib * 2**20}\n")
+        assert validate.usable_memory() == (mib * 2**20, "container's memory limit")
+
+    return set_limit
+
+
+def test_out_and_round_records_count_in_the_size_check(tmp_path, container_limit, cli_error):
+    from unosim.sim import check_simulate
+    from unosim.validate import record_bytes
+
+    container_limit(600)  # half of it, 300 MiB, for records: 1.94 million 2-player rounds built in memory
+    assert record_bytes("round", 2, from_disk=True) > record_bytes("round", 2)
+    check_simulate(players=2, games=1_800_000)
+    d = tmp_path / "run"
+    line = cli_error(["simulate", "--games", "1800000", "--players", "2", "--out", str(d)])
+    assert "games=1,800,000 needs about" in line and "container's memory limit 600 MiB" in line
+    assert "bytes each, measured" in line and not d.exists()  # refused before the folder is made
+    check_simulate(players=4, games=500_000, mode="match", round_records=False)
+    with pytest.raises(ValueError, match="games=500,000 needs about"):
+        check_simulate(players=4, games=500_000, mode="match", round_records=True)
+
+
+def test_sweep_and_tournament_are_refused_when_their_records_would_not_fit(tmp_path, container_limit, cli_error):
+    container_limit(64)
+    (tmp_path / "big.toml").write_text(SWEEP.format(seed=1, rules='["official", "official+stacking"]')
+                                       .replace("games = 300", "games = 200000"))
+    line = cli_error(["sweep", str(tmp_path / "big.toml"), "--store", str(tmp_path / "store"),
+                      "--out", str(tmp_path / "never")])
+    assert "games=200,000 needs about" in line and "container's memory limit 64 MiB" in line
+    assert "per cell of this grid" in line
+    line = cli_error(["tournament", "--policies", "random,greedy", "--players", "2", "--games", "200000",
+                      "--store", str(tmp_path / "store"), "--out", str(tmp_path / "never")])
+    assert "games=200,000 needs about" in line and "per line-up" in line
+    assert not (tmp_path / "never").exists() and not (tmp_path / "store").exists()
 
 
 def test_rerun_recomputes_a_damaged_chunk_of_an_unfinished_run(tmp_path, monkeypatch):

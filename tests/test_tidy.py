@@ -96,7 +96,11 @@ def test_load_a_compare_folder_a_store_cell_and_a_report(tmp_path, monkeypatch):
     assert len(t) == 600 and list(t.groupby("arm", observed=True).size()) == [300, 300]
     assert runs.summary_frame().shape[0] == 6
     key = json.loads((tmp_path / "cmp" / "compare.json").read_text())["attrs"]["arms"][0]["key"]
-    cell = next(p.parent for p in (tmp_path / "results" / "store").rglob("cell.json") if key in str(p))
+    from pathlib import Path
+
+    from unosim.store import DEFAULT_ROOT  # results/store, or where the test session keeps the default store
+
+    cell = next(p.parent for p in Path(DEFAULT_ROOT).rglob("cell.json") if key in str(p))
     one = unosim.load(cell)
     assert len(one.records) == 300 and one.label.startswith("official, classic, 3p")
     cli("report", "cmp/arms", "--out", "rep")

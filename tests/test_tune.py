@@ -40,13 +40,16 @@ def test_candidates_share_deals_within_a_generation(monkeypatch):
     # a known smooth objective instead of games: checks the CMA-ES wiring, the budget and the seeds
     calls = []
 
-    def fake(candidate, field_, games, seed, rules, deck, threads):
+    def fake_one(candidate, games, seed):
         p = dict(parse_policy(candidate).params)
         calls.append((candidate, seed, games))
         rate = 1 - 0.5 * ((p["bluff"] - 0.2) ** 2 + (p["challenge"] - 0.7) ** 2)
         return np.r_[np.ones(int(round(rate * games))), np.zeros(games - int(round(rate * games)))]
 
-    monkeypatch.setattr(tune_mod, "win_indicator", fake)
+    def fake(candidates, field_, games, seed, rules, deck, threads, be=None, store=None):
+        return [fake_one(c, games, seed) for c in candidates]
+
+    monkeypatch.setattr(tune_mod, "win_indicators", fake)
     t = tune("greedy(bluff=1,challenge=0)", players=4, budget=6 * 400 * 25, popsize=6, games_per_eval=400,
              eval_games=400, seed=3)
     train = calls[:-2]
@@ -63,11 +66,43 @@ def test_candidates_share_deals_within_a_generation(monkeypatch):
     assert list(t.history["generation"]) == list(range(25))
 
 
-def test_tuning_improves_on_a_bad_start():
+def test_a_one_parameter_policy_is_tuned(monkeypatch):
+    # cma does not support 1-D problems: the search gets a dummy second coordinate that no candidate reads
+    import warnings
+
+    import cma
+
+    starts = []
+    real = cma.CMAEvolutionStrategy
+
+    def spy(x0, sigma0, opts):
+        starts.append(list(x0))
+        return real(x0, sigma0, opts)
+
+    def fake(candidates, field_, games, seed, rules, deck, threads, be=None, store=None):
+        out = []
+        for c in candidates:
+            rate = 1 - 2 * (dict(parse_policy(c).params)["threshold"] - 0.3) ** 2
+            out.append(np.r_[np.ones(int(round(rate * games))), np.zeros(games - int(round(rate * games)))])
+        return out
+
+    monkeypatch.setattr(cma, "CMAEvolutionStrategy", spy)
+    monkeypatch.setattr(tune_mod, "win_indicators", fake)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # cma warns that 1-D "may bail or work poorly"
+        t = tune("challenger(threshold=0.9)", players=2, budget=4 * 400 * 20, popsize=4, games_per_eval=400,
+                 eval_games=400, seed=2)
+    assert len(starts) == 1 and len(starts[0]) == 2 and starts[0][0] == pytest.approx(0.9)
+    assert list(t.params) == ["threshold"] and t.params["threshold"] == pytest.approx(0.3, abs=0.08)
+    assert t.tuned == f"challenger(threshold={t.params['threshold']:g})"
+    assert list(t.history.columns[-1:]) == ["mean_threshold"]
+
+
+def test_tuning_improves_on_a_bad_start(tmp_path):
     # bluffing every Wild Draw Four into a field that challenges half of them, and challenging
     # every (always legal) Wild Draw Four of a field that never bluffs, are both clearly bad
     t = tune("greedy(bluff=1,challenge=1)", players=4, budget=12_000, against="greedy(challenge=0.5)",
-             seed=1, eval_games=4000, threads=1)
+             seed=1, eval_games=4000, threads=1, store=tmp_path / "one")
     ev = t.evaluation
     assert t.start == "greedy(bluff=1,challenge=1)"
     assert ev["improvement"]["mean"] > 2 * ev["improvement"]["se"] > 0
@@ -75,7 +110,7 @@ def test_tuning_improves_on_a_bad_start():
     assert t.params["bluff"] < 1 and t.params["challenge"] < 1
     assert [str(s) for s in parse_policies(t.tuned, 1)] == [t.tuned]   # a form --policies accepts
     again = tune("greedy(bluff=1,challenge=1)", players=4, budget=12_000, against="greedy(challenge=0.5)",
-                 seed=1, eval_games=4000, threads=2)
+                 seed=1, eval_games=4000, threads=2, store=tmp_path / "two")
     assert again.tuned == t.tuned and again.evaluation == ev           # same seed, same answer
 
 

@@ -157,6 +157,8 @@ class DaskBackend:
         self.threads = 1
         self._workers = 0
         self.info: dict[str, Any] = {}
+        # a lost scheduler is one BackendError line, not distributed's tracebacks (restored on close)
+        self._log_levels = _quiet_loggers(CLIENT_LOGGERS) if owned else {}
 
     @property
     def workers(self) -> int:
@@ -184,7 +186,9 @@ class DaskBackend:
         so writing chunks keeps up with many workers) in the order they finish.
 
         On KeyboardInterrupt (or an exception in ``on_done``) the chunks not yet received are
-        cancelled; the received ones are written first."""
+        cancelled; the received ones are written first.  Losing the scheduler mid-run (every future
+        cancelled, or the connection closed) is a one-line :class:`~unosim.errors.BackendError`, after
+        the received chunks are written."""
         from distributed import as_completed
 
         if not tasks:
@@ -208,14 +212,19 @@ class DaskBackend:
 
         try:
             for fut, res in as_completed(futures, loop=self.client.loop, with_results=True):
+                if isinstance(res, BaseException):  # not a chunk: the futures were cancelled, the scheduler is gone
+                    raise self._lost(res)
                 writes.append(pool.submit(write, futures[fut], res))
                 received.add(fut.key)
                 fut.release()
                 writes = _raise_failed(writes)
         except BaseException as e:  # stop now: what arrived is written, the rest is cancelled (a resume reruns it)
             info.interrupted = isinstance(e, KeyboardInterrupt)
-            self.client.cancel([f for f in futures if f.key not in received])
+            with contextlib.suppress(Exception):  # nothing to cancel on a lost scheduler
+                self.client.cancel([f for f in futures if f.key not in received])
             if not info.interrupted:
+                if _connection_lost(e):
+                    raise self._lost(e) from None
                 raise
         finally:
             pool.shutdown(wait=True)
@@ -228,18 +237,54 @@ class DaskBackend:
         info.seconds = time.perf_counter() - t0
         return info
 
+    def _lost(self, cause: BaseException) -> BackendError:
+        try:
+            where = f" at {self.client.scheduler.address}"
+        except Exception:
+            where = ""
+        return BackendError(f"lost the dask scheduler{where} mid-run ({type(cause).__name__}); the chunks that "
+                            "finished are kept; accepted: a scheduler that stays up (`unosim rerun DIR` continues "
+                            "a simulate --out run; compare, sweep, tournament and tune continue from the store)")
+
     def close(self) -> None:
-        self.workers  # noqa: B018  (remember the count for describe())
+        with contextlib.suppress(Exception):  # the count is unknown once the scheduler is gone
+            self.workers  # noqa: B018  (remember the count for describe())
         if self.owned:
             with contextlib.suppress(Exception):
                 self.client.close(timeout=CONNECT_TIMEOUT_S)
             if self.cluster is not None:
                 with contextlib.suppress(Exception):
                     self.cluster.close(timeout=CONNECT_TIMEOUT_S * 2)
+        for name, level in self._log_levels.items():
+            logging.getLogger(name).setLevel(level)
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name, "workers": self.workers,
                 "cluster_start_seconds": round(self.cluster_start_seconds, 3), **self.info}
+
+
+#: distributed's loggers that report a lost scheduler with tracebacks
+CLIENT_LOGGERS = ("distributed.client", "distributed.core", "distributed.utils", "distributed.comm",
+                  "distributed.batched")
+
+
+def _quiet_loggers(names: tuple[str, ...]) -> dict[str, int]:
+    """Raise each logger to CRITICAL; returns their levels before."""
+    levels = {}
+    for name in names:
+        lg = logging.getLogger(name)
+        levels[name] = lg.level
+        lg.setLevel(logging.CRITICAL)
+    return levels
+
+
+def _connection_lost(e: BaseException) -> bool:
+    """Whether ``e`` says the connection to the scheduler is gone (not an error of a chunk)."""
+    import asyncio
+
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(e, CommClosedError | asyncio.CancelledError) or type(e).__name__ == "FutureCancelledError"
 
 
 def _raise_failed(writes: list[Future]) -> list[Future]:
@@ -349,8 +394,8 @@ def run_cells(be: Backend, cells: list[Cell], games: int, chunk: int | None = No
               **extra: Any) -> list[SimulationResult]:
     """Games [0, games) of every cell computed on ``be`` in memory (no store), the chunks of all
     cells submitted together: one result per cell, as ``simulate`` returns it, with
-    ``games_per_second`` measured over the chunks only (the building block for line-ups of a
-    tournament or the candidates of a tuning generation)."""
+    ``games_per_second`` measured over the chunks only (``simulate`` on a cluster; tournaments and tuning
+    fill the results store instead, :func:`unosim.store.fill_cells`)."""
     from .sim import default_batch
     from .store import probe
 

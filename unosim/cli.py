@@ -108,8 +108,28 @@ def _backend_options(f):
                              "cluster) or dask-local (--workers, a local cluster). Results do not depend on it.")(f)
 
 
+def _set_decision_timeout(ctx, param, value) -> None:
+    from .external import set_decision_timeout
+
+    try:
+        set_decision_timeout(None if value is None else _float("decision-timeout", value))
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+def _decision_timeout_option(f):
+    """--decision-timeout SECONDS: the per-decision time limit of plain-Python policies (unosim.external)."""
+    return click.option("--decision-timeout", metavar="SECONDS", default=None, expose_value=False,
+                        callback=_set_decision_timeout,
+                        help="Stop when a plain-Python policy takes longer than this to answer one decision "
+                             "(numba policies cannot be timed; a second Ctrl-C ends any run). [default: no "
+                             "limit]")(f)
+
+
 def _policy_file_option(f):
-    """--policy-file (repeatable): Python files defining policies the other options may name."""
+    """--policy-file (repeatable): Python files defining policies the other options may name; and
+    --decision-timeout."""
+    f = _decision_timeout_option(f)
     return click.option("--policy-file", "policy_files", multiple=True,
                         help="Python file defining policies (repeatable); its policies may then be named like "
                              "built-in ones. Results are keyed by the file's content: an edited file is rerun, "
@@ -157,6 +177,7 @@ def _backend_kw(backend, scheduler, workers) -> dict:
 @click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
 @click.option("--policy-file", "policy_files", multiple=True,
               help="Python file defining policies (repeatable); see `unosim policies`.")
+@_decision_timeout_option
 @_backend_options
 @quiet_option
 def simulate(rules, players, policies, games, seed, threads, deck, batch_size, out, as_json, report, seating,
@@ -180,6 +201,10 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
             raise CliError(f"{'--report' if report else '--round-records'} writes into the --out folder; "
                            "accepted: add --out DIR")
         planned = check_simulate(**kw)
+        if out is not None:  # records read back from the chunks on disk take more memory than built ones
+            from .validate import check_games, record_bytes
+
+            check_games(kw["games"], record_bytes(mode, kw["players"], from_disk=True, round_records=round_records))
         bkw = _backend_kw(backend, scheduler, workers)
     except ValueError as e:
         raise _fail(e) from None
@@ -1003,13 +1028,14 @@ def rerun(run_dir, out, threads, as_json) -> None:
 @click.option("--bootstrap", type=COUNT, default="200", show_default=True, help="Bootstrap resamples for the rating intervals.")
 @click.option("--scoring", type=SCORING, default="standard", show_default=True, help="Match scoring (with --mode match).")
 @click.option("--target", type=COUNT, default=None, help="Match target score (with --mode match) [default: 500].")
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
 @click.option("-o", "--out", metavar="DIR", default=None, help="Directory for per line-up runs, tournament.json/csv and charts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_policy_file_option
 @_backend_options
 @quiet_option
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
-               target, out, as_json, policy_files, backend, scheduler, workers) -> None:
+               target, store, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
     from .outdir import output_folder
     from .tournament import check_tournament, format_tournament, run_tournament, to_json
@@ -1027,19 +1053,28 @@ def tournament(policies, players, games, mode, rules, deck, seed, threads, max_l
         bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)
         with output_folder(out_dir, "tournament"):
-            result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), **kw, **bkw)
+            result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), store=store, **kw,
+                                    **bkw)
             if out_dir is not None:
                 from .report import make_tournament_report
 
                 make_tournament_report(result.table, result.meta, out_dir)
     except ValueError as e:
         raise _fail(e) from None
+    except KeyboardInterrupt:
+        _stored_and_stop()
     if as_json:
         click.echo(json.dumps(to_json(result), allow_nan=False))
     else:
         click.echo(format_tournament(result.table, result.meta))
         if out_dir is not None:
             click.echo(f"tournament written to {out_dir}")
+
+
+def _stored_and_stop() -> None:
+    """After a Ctrl-C of a command that fills the results store: say so, exit 130."""
+    click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
+    sys.exit(130)
 
 
 def _tournament_report(run_dir: Path, out: str, title: str) -> None:
@@ -1075,13 +1110,14 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
 @click.option("--sigma", default="0.3", show_default=True,
               help="CMA-ES initial step, a share of each parameter's range, in (0, 1].")
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--store", default=None, help=_STORE_HELP + " [default: results/store]")
 @click.option("-o", "--out", metavar="DIR", default=None, help="Directory for tuned_policy.txt, tune.json, history.csv and the chart.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @_policy_file_option
 @_backend_options
 @quiet_option
 def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma, threads,
-         out, as_json, policy_files, backend, scheduler, workers) -> None:
+         store, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
     from .tune import check_tune, format_tune, save_tune, to_json
     from .tune import tune as run_tune
@@ -1095,9 +1131,11 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
         check_tune(policy, **kw)
         bkw = _backend_kw(backend, scheduler, workers)
         out_dir = _check_out(out)
-        result = run_tune(policy, progress=sys.stderr.isatty(), **kw, **bkw)
+        result = run_tune(policy, progress=sys.stderr.isatty(), store=store, **kw, **bkw)
     except ValueError as e:
         raise _fail(e) from None
+    except KeyboardInterrupt:
+        _stored_and_stop()
     if out_dir is not None:
         save_tune(result, out_dir)
     if as_json:

@@ -32,6 +32,10 @@ class PolicyAnswerError(PolicyError):
     """A policy answered a decision with an illegal or out-of-range value (one line: policy, decision, value)."""
 
 
+class DecisionTimeout(PolicyError):
+    """A plain-Python policy took longer than the per-decision time limit (one line: policy, decision, limit)."""
+
+
 class PolicyRaised(PolicyError):
     """A user policy raised.  The first line names the policy and the decision; the lines after it are
     the user's own frames (:func:`user_frames`), never the engine's.  The command line prints them all."""

@@ -105,7 +105,6 @@ from .store import DEFAULT_ROOT, Cell, StoreError, fill_cells, load_cell, make_c
 from .validate import (
     MAX_BATCH,
     MAX_GAMES,
-    RECORD_BYTES,
     check_games,
     check_memory,
     check_players,
@@ -273,7 +272,7 @@ def check_sizes(games: Any, max_games: Any, precision: Any, chunk: Any, mode: An
     """games, max_games, precision and chunk of a comparison, checked before anything runs; the records of
     every cell at ``max_games`` (or ``games``) must fit in memory together."""
     n = check_players(players) if is_integer(players) else 4  # a bad player count is refused by make_cell
-    per_game = record_bytes(mode if mode in RECORD_BYTES else "round", n) * cells
+    per_game = record_bytes(mode if mode == "match" else "round", n, from_disk=True) * cells  # read from the store
     games = check_games(games, per_game)
     if max_games is not None:
         max_games = integer("max_games", max_games, 1, MAX_GAMES, ExperimentError)
@@ -781,6 +780,19 @@ def parse_sweep(path_or_dict: str | Path | dict, policy_files: list[str] | str |
     return Sweep(str(data.get("name", "sweep")), cells, games, metric, precision, max_games, threads, chunk)
 
 
+def check_sweep_memory(sw: Sweep) -> None:
+    """Refuse a sweep whose records would not fit in memory: the pairing keeps every baseline cell's
+    records while it reads one more cell, each at ``max_games`` (or ``games``), read from the store."""
+    axis = compared_axis(sw)
+    first = sw.cells[0][0][axis] if axis is not None else None
+    size = [(axes.get(axis) == first and axis is not None,
+             record_bytes(cell.mode, cell.players, from_disk=True)) for axes, cell in sw.cells]
+    per_game = sum(b for is_base, b in size if is_base) + max(b for _, b in size)
+    n = sw.max_games or sw.games
+    check_memory("max_games" if sw.max_games else "games", n, per_game,
+                 advice="per cell of this grid (fewer games, or fewer cells in one sweep file)")
+
+
 def _check_mode(v: str) -> None:
     if v not in ("round", "match"):
         raise ExperimentError(f"mode={v!r} is unknown; accepted: round, match")
@@ -814,6 +826,7 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     threads = threads if threads is not None else sw.threads
     if dry_run:
         return _dry_run(sw, store, threads)
+    check_sweep_memory(sw)
     with backend_session(backend, scheduler, workers, client, threads) as be:
         rows, total_s, interrupted, ran = _sweep_rows(sw, store, threads, progress, be)
     df = _paired_with_baseline(pd.DataFrame(rows), sw, store)

@@ -28,22 +28,28 @@ A policy that samples the hidden cards itself (``uses_state = True``: ``lookahea
 engine's arrays at the decision, which a callback does not see: its rounds are played step by step
 (:mod:`unosim.steps`), and at each of its decisions the engine stops and hands over that decision's
 observation and arrays; the step is then played again from its start with the answer (in round and
-match mode).
-``unosim trace`` plays rounds the same way.
+match mode).  ``unosim trace`` plays rounds the same way.
+
+A per-decision time limit (:func:`set_decision_timeout`, ``--decision-timeout SECONDS`` on the command
+line) stops the run with one line naming the policy, the decision and the limit when a plain-Python
+policy's answer took longer; it is measured when the call returns (a call that never returns is
+ended by a second Ctrl-C).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import random
 import threading
+import time
 from typing import Any
 
 import numpy as np
 
 from . import enums as E
-from .errors import PolicyAnswerError, policy_raised
+from .errors import DecisionTimeout, PolicyAnswerError, policy_raised
 from .heuristics_nb import greedy_obs_nb
 from .policies import POLICIES, PolicyError, PolicyInfo, register_policy
 
@@ -300,11 +306,33 @@ def _instance(spec) -> PythonPolicy:
     return cls(**dict(spec.params))
 
 
+_TIMEOUT: list[float | None] = [None]  # seconds a plain-Python policy may take per decision (every thread)
+
+
+def set_decision_timeout(seconds: float | None) -> float | None:
+    """Limit the seconds a plain-Python policy may take to answer one decision (None: no limit), for every
+    run of this process on this machine (not on dask workers); returns the previous limit.  A slower
+    answer stops the run with :class:`~unosim.errors.DecisionTimeout` naming the policy, the decision
+    and the limit."""
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                                or not 0 < seconds < math.inf):
+        raise DecisionTimeout(f"decision timeout {seconds!r} is not a positive number of seconds; accepted: "
+                              "a number > 0, e.g. 0.5")
+    previous, _TIMEOUT[0] = _TIMEOUT[0], None if seconds is None else float(seconds)
+    return previous
+
+
 def _ask(obj: PythonPolicy, name: str, d: Decision) -> int:
+    t0 = time.perf_counter()
     try:
         v = obj.decide(d)
     except Exception as e:
         raise policy_raised(f"policy {name!r} raised {type(e).__name__} while deciding {d.kind!r}", e) from None
+    limit = _TIMEOUT[0]
+    if limit is not None and (took := time.perf_counter() - t0) > limit:
+        raise DecisionTimeout(f"policy {name!r} took {took:.3g} s to decide {d.kind!r}, more than the "
+                              f"per-decision limit of {limit:g} s; accepted: a policy that answers within "
+                              "the limit, or a larger --decision-timeout")
     ok = isinstance(v, (int, np.integer)) and not isinstance(v, bool) and \
         (0 <= v < len(d.options) or (v == -1 and d.none_ok))
     if not ok:

@@ -303,7 +303,8 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
     """Check every argument of :func:`simulate_matches` without running anything."""
     known_options(options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
     round_records = boolean("round_records", options.pop("round_records", False))
-    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck, mode="match")
+    n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck, mode="match",
+                                         round_records=round_records)
     files = load_policy_files(policy_files)
     specs = parse_policies(policy_names(policies), n)
     stepped = [sp.name for sp in specs if POLICIES[sp.name].pid == E.POL_EXTERNAL]

@@ -66,7 +66,7 @@ from .store import (
     write_frame,
     write_json,
 )
-from .validate import check_batch, check_games, check_threads
+from .validate import check_batch, check_games, check_threads, record_bytes
 
 CHUNKS = "chunks"
 RUN_FILES = ("records.parquet", "rounds.parquet", "summary.json")
@@ -86,7 +86,7 @@ def simulate_into(out_dir: Path | str, games: int, threads: int | None = None, b
     from .backends import backend_session
 
     cell = make_cell(**cell_kwargs)
-    games = check_games(games)
+    games = check_games(games, record_bytes(cell.mode, cell.players, from_disk=True, round_records=round_records))
     with backend_session(backend, scheduler, workers, client, threads) as be:
         return run_into_dir(out_dir, cell, games, threads, batch_size, progress, round_records, backend=be)
 

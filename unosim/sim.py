@@ -190,12 +190,13 @@ def check_rules_fit_deck(rules: RuleSet, deck: Deck) -> None:
 
 
 def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, threads: Any, deck: str,
-                 mode: str = "round") -> tuple[int, int, int, int, RuleSet, Deck]:
+                 mode: str = "round", round_records: bool = False) -> tuple[int, int, int, int, RuleSet, Deck]:
     """Validate what every run needs: (players, games, threads, seed, rules, deck), in that order.
 
-    A run whose records would not fit in memory is refused before anything is allocated."""
+    A run whose records (with ``round_records``, a match's table of rounds too) would not fit in memory is
+    refused before anything is allocated."""
     n = check_players(players)
-    g = check_games(games, record_bytes(mode, n))
+    g = check_games(games, record_bytes(mode, n, round_records=round_records))
     t = check_threads(threads)
     s = check_seed(seed)
     rs = parse_rules(rules)

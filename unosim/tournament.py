@@ -49,13 +49,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .console import progress_bar
 from .errors import SimulationError
 from .outdir import writes_folder
 from .policies import parse_policy, split_top_level
-from .sim import check_simulate, simulate
+from .sim import check_simulate
 from .stats import policy_table, ratio_se, z_value
-from .validate import check_games, check_mode, check_players, check_seed, integer
+from .validate import check_games, check_memory, check_mode, check_players, check_seed, integer, record_bytes
 
 __all__ = ["TournamentError", "TournamentResult", "parse_field", "choose_lineups", "check_tournament",
            "run_tournament",
@@ -311,27 +310,31 @@ def check_tournament(policies: str | Sequence[str], players: int = 4, games: int
     lineups, design = choose_lineups(names, n, int(max_lineups), check_seed(seed))
     check_simulate(rules=rules, players=n, policies=list(lineups[0]), games=g, seed=seed, threads=threads,
                    deck=deck, seating="rotate", mode=mode, policy_files=policy_files, **match_options)
+    # two line-ups' records at a time (read from the store: the next is read before the last is released),
+    # and per deal the winner of every line-up (int64) with the bootstrap's mask, codes and weights
+    check_memory("games", g, 2 * record_bytes(mode, n, from_disk=True) + 25 * len(lineups),
+                 advice="per line-up with this field (fewer games, or a smaller --max-lineups)")
     return names, n, g, lineups, design
 
 
 def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode: str, threads,
-                 match_options: dict[str, Any], cluster: dict[str, Any], policy_files=None):
-    """Each line-up's run, in line-up order: one ``simulate`` per line-up on this machine, or every
-    line-up's chunks submitted together to a cluster (:func:`unosim.backends.run_cells`)."""
-    from .backends import on_cluster
-
-    if not on_cluster(**cluster):
-        for lu in lineups:
-            yield simulate(rules=rules, players=n, policies=list(lu), games=g, seed=seed, threads=threads,
-                           deck=deck, seating="rotate", mode=mode, policy_files=policy_files, **match_options)
-        return
-    from .backends import backend_session, run_cells
-    from .store import make_cell
+                 match_options: dict[str, Any], cluster: dict[str, Any], policy_files=None, store=None,
+                 progress: bool = False):
+    """Each line-up's run, in line-up order, through the results store (:mod:`unosim.store`): the missing
+    chunks of every line-up run together (threads here, or a cluster) and are stored as they finish, so
+    a rerun after a kill computes only what is missing.  An interrupt raises KeyboardInterrupt once the
+    chunks in flight are stored."""
+    from .backends import backend_session
+    from .store import fill_cells, make_cell, read_cell, result_from_records
 
     cells = [make_cell(rules=rules, players=n, policies=list(lu), deck=deck, seed=seed, seating="rotate",
                        mode=mode, policy_files=policy_files, **match_options) for lu in lineups]
     with backend_session(**cluster, threads=threads) as be:
-        yield from run_cells(be, cells, g)
+        infos = fill_cells(cells, g, store, threads, progress, desc="tournament", backend=be)
+    if any(i.interrupted for i in infos):
+        raise KeyboardInterrupt
+    for cell in cells:
+        yield result_from_records(cell, read_cell(cell, g, store), g)
 
 
 @writes_folder("out_dir", "tournament")
@@ -341,7 +344,8 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
                    bootstrap: int = DEFAULT_BOOTSTRAP, out_dir: Path | str | None = None,
                    keep_runs: bool = False, progress: bool = False, backend: str | None = "local",
                    scheduler: str | None = None, workers: int | None = None, client=None,
-                   policy_files: list[str] | str | None = None, **match_options: Any) -> TournamentResult:
+                   policy_files: list[str] | str | None = None, store: str | Path | None = None,
+                   **match_options: Any) -> TournamentResult:
     """Play every line-up of the field (or a balanced sample) on common deals; see the module doc.
 
     ``games`` counts rounds (matches in match mode) per line-up.  With ``out_dir`` each line-up's
@@ -352,37 +356,37 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     :class:`~unosim.sim.SimulationResult` in ``result.runs``.  ``backend``, ``scheduler``, ``workers``,
     ``client``: where the line-ups run (:mod:`unosim.backends`; on a cluster every line-up's chunks are
     submitted together); the results do not depend on it.
+
+    Every line-up is a cell of the results store ``store`` (default ``results/store``, as for
+    :func:`unosim.experiments.compare`): a rerun reuses the stored games, and after a kill or Ctrl-C
+    (which raises KeyboardInterrupt once the chunks in flight are stored) the same call computes only
+    what is missing and gives the same table.
     """
+    from .policy_api import load_policy_files
+
     names, n, g, lineups, design = check_tournament(policies, players, games, rules, deck, seed, mode, threads,
                                                     max_lineups, bootstrap, policy_files, **match_options)
     index = {nm: i for i, nm in enumerate(names)}
     seats = np.array([[lu.count(nm) for nm in names] for lu in lineups], np.float64)
     winners, runs, per_lineup = [], [], []
     points = round_wins = rounds_den = None
-    bar = progress_bar(progress, len(lineups), "line-ups", "tournament", leave=False)
     cluster = dict(backend=backend, scheduler=scheduler, workers=workers, client=client)
-    try:
-        for li, (lu, res) in enumerate(zip(lineups, _lineup_runs(lineups, n, g, rules, deck, seed, mode, threads,
-                                                                 match_options, cluster, policy_files),
-                                                    strict=True)):
-            w, p, rw, rd = _lineup_arrays(res, lu, index, mode, len(names))
-            winners.append(w)
-            per_lineup.append(policy_table(res.records, res.meta).reset_index().assign(lineup=li))
-            points = p if points is None else points + p
-            if mode == "match":
-                round_wins = rw if round_wins is None else round_wins + rw
-                rounds_den = rd if rounds_den is None else rounds_den + rd
-            if out_dir is not None:
-                from .io import save_run
+    for li, (lu, res) in enumerate(zip(lineups, _lineup_runs(lineups, n, g, rules, deck, seed, mode, threads,
+                                                             match_options, cluster, policy_files, store, progress),
+                                       strict=True)):
+        w, p, rw, rd = _lineup_arrays(res, lu, index, mode, len(names))
+        winners.append(w)
+        per_lineup.append(policy_table(res.records, res.meta).reset_index().assign(lineup=li))
+        points = p if points is None else points + p
+        if mode == "match":
+            round_wins = rw if round_wins is None else round_wins + rw
+            rounds_den = rd if rounds_den is None else rounds_den + rd
+        if out_dir is not None:
+            from .io import save_run
 
-                save_run(res, Path(out_dir) / "lineups" / f"{li:03d}")
-            if keep_runs:
-                runs.append(res)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+            save_run(res, Path(out_dir) / "lineups" / f"{li:03d}")
+        if keep_runs:
+            runs.append(res)
     outcomes = _Outcomes(np.vstack(winners), seats, points, round_wins, rounds_den)
     table = _table(names, outcomes, g, mode, int(bootstrap), int(seed))
     meta = {
@@ -394,7 +398,7 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
         "lineups": [{"dir": f"lineups/{i:03d}", "policies": list(lu)} for i, lu in enumerate(lineups)],
         "total_games": g * len(lineups), "capped_games": int((outcomes.winner < 0).sum()),
         "engine_version": res.meta["engine_version"], "unosim_version": res.meta["unosim_version"],
-        "policy_files": res.meta.get("policy_files", []),
+        "policy_files": load_policy_files(policy_files),  # each line-up's cell names only the files it plays
     }
     if mode == "match":
         meta.update(scoring=res.meta["scoring"], target=res.meta["target"])

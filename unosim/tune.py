@@ -43,9 +43,9 @@ from .console import progress_bar
 from .errors import SimulationError
 from .outdir import writes_folder
 from .policies import POLICIES, PolicySpec, parse_policies, parse_policy, public_names
-from .sim import check_simulate, simulate
+from .sim import check_simulate
 from .stats import mean_ci, proportion_ci
-from .validate import check_players, check_seed, integer
+from .validate import check_memory, check_players, check_seed, integer, record_bytes
 
 __all__ = ["TuneError", "TuneResult", "TunePlan", "Param", "tunable_params", "tunable_policies", "check_tune", "tune",
            "format_tune", "save_tune"]
@@ -113,7 +113,16 @@ def _to_unit(params: Sequence[Param], x: np.ndarray) -> np.ndarray:
 
 
 def _from_unit(params: Sequence[Param], u: np.ndarray) -> np.ndarray:
-    return np.array([p.lo + float(np.clip(v, 0, 1)) * (p.hi - p.lo) for p, v in zip(params, u, strict=True)])
+    """Parameter values of a point of the unit cube (a search point: its dummy coordinate, if any, is ignored)."""
+    return np.array([p.lo + float(np.clip(v, 0, 1)) * (p.hi - p.lo)
+                     for p, v in zip(params, u[:len(params)], strict=True)])
+
+
+def _search_start(u0: np.ndarray) -> list[float]:
+    """CMA-ES's start: the unit-cube point, plus a dummy coordinate that no candidate reads when there is
+    one parameter (cma does not support 1-D problems; its authors' advice is a 2-D objective that uses
+    only the first variable)."""
+    return [float(v) for v in u0] + ([0.5] if len(u0) == 1 else [])
 
 
 def opponents(against: str, players: int) -> list[str]:
@@ -129,26 +138,20 @@ def derived_seed(seed: int, *tags: int) -> int:
     return int(np.random.SeedSequence([seed, *tags]).generate_state(1, np.uint64)[0])
 
 
-def win_indicator(candidate: str, field_: Sequence[str], games: int, seed: int, rules: str, deck: str,
-                  threads: int | None) -> np.ndarray:
-    """1.0 for each round the candidate (seat entry 0, rotating seats) wins, else 0.0."""
-    res = simulate(rules=rules, players=len(field_) + 1, policies=[candidate, *field_], games=games,
-                   seed=seed, threads=threads, deck=deck, seating="rotate")
-    return (res.records["winner_policy"].to_numpy() == 0).astype(np.float64)
-
-
 def win_indicators(candidates: Sequence[str], field_: Sequence[str], games: int, seed: int, rules: str, deck: str,
-                   threads: int | None, be=None) -> list[np.ndarray]:
-    """:func:`win_indicator` of each candidate on the same deals; with a cluster backend ``be``
-    (:mod:`unosim.backends`) every candidate's chunks are submitted together."""
-    if be is None:
-        return [win_indicator(c, field_, games, seed, rules, deck, threads) for c in candidates]
-    from .backends import run_cells
-    from .store import make_cell
+                   threads: int | None, be=None, store: str | Path | None = None) -> list[np.ndarray]:
+    """For each candidate (seat entry 0, rotating seats, the same deals for all): 1.0 for each round it
+    wins, else 0.0.  Each candidate is a cell of the results store ``store`` (:mod:`unosim.store`); the
+    missing chunks of all of them run together, on threads here or on a cluster backend ``be``
+    (:mod:`unosim.backends`), and are stored as they finish.  An interrupt raises KeyboardInterrupt once
+    the chunks in flight are stored."""
+    from .store import fill_cells, make_cell, read_cell
 
     cells = [make_cell(rules=rules, players=len(field_) + 1, policies=[c, *field_], deck=deck, seed=seed,
                        seating="rotate") for c in candidates]
-    return [(r.records["winner_policy"].to_numpy() == 0).astype(np.float64) for r in run_cells(be, cells, games)]
+    if any(info.interrupted for info in fill_cells(cells, games, store, threads, backend=be)):
+        raise KeyboardInterrupt
+    return [(read_cell(c, games, store)["winner_policy"].to_numpy() == 0).astype(np.float64) for c in cells]
 
 
 def _budget_plan(budget: int, players: int, popsize: int, games_per_eval: int | None) -> tuple[int, int]:
@@ -207,6 +210,9 @@ def check_tune(policy: str, players: int = 4, budget: int = 60_000, against: str
     start = policy_string(spec.name, params, x0)
     check_simulate(rules=rules, players=n, policies=[start, *others], games=max(gpe, n_eval), seed=seed,
                    threads=threads, deck=deck, seating="rotate")
+    # one candidate's records at a time (read from the store), and every candidate's win indicators
+    check_memory("eval_games" if n_eval >= gpe else "games_per_eval", max(gpe, n_eval),
+                 record_bytes("round", n, from_disk=True) + 8 * max(lam, 2), advice="rounds per candidate")
     return TunePlan(spec, params, x0, start, n, others, budget, lam, gpe, gens, n_eval, seed, float(sigma0))
 
 
@@ -218,8 +224,14 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
          games_per_eval: int | None = None, eval_games: int | None = None, sigma0: float = DEFAULT_SIGMA,
          threads: int | None = None, progress: bool = False, backend: str | None = "local",
          scheduler: str | None = None, workers: int | None = None, client=None,
-         policy_files: list[str] | str | None = None) -> TuneResult:
+         policy_files: list[str] | str | None = None, store: str | Path | None = None) -> TuneResult:
     """Tune the numeric parameters of ``policy`` (its string is the start); see the module doc.
+
+    Every candidate's rounds (and the out-of-sample ones) are cells of the results store ``store``
+    (default ``results/store``, as for :func:`unosim.experiments.compare`): the search is deterministic,
+    so after a kill or Ctrl-C (KeyboardInterrupt, once the chunks in flight are stored) the same call
+    replays the finished generations from the store, computes only what is missing, and gives the same
+    result.
 
     ``backend``, ``scheduler``, ``workers``, ``client``: where the candidates play (:mod:`unosim.backends`;
     on a cluster a generation's candidates are submitted together); the result does not depend on it."""
@@ -231,11 +243,11 @@ def tune(policy: str, players: int = 4, budget: int = 60_000, against: str = DEF
     with (backend_session(**cluster, threads=threads) if on_cluster(**cluster) else
           contextlib.nullcontext()) as be:
         return _tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games,
-                     sigma0, threads, progress, be, policy_files)
+                     sigma0, threads, progress, be, policy_files, store)
 
 
 def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma0,
-          threads, progress, be, policy_files=None) -> TuneResult:
+          threads, progress, be, policy_files=None, store=None) -> TuneResult:
     import cma
 
     from .policy_api import load_policy_files
@@ -247,7 +259,7 @@ def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_pe
     opts = {"bounds": [0.0, 1.0], "popsize": lam, "seed": derived_seed(seed, 3) % (2**31 - 1) + 1,
             "verbose": -9, "tolfun": 0, "tolfunhist": 0, "tolflatfitness": 10**9, "tolstagnation": 10**9}
     u0 = np.clip(_to_unit(params, plan.x0), 0.01, 0.99)
-    es = cma.CMAEvolutionStrategy([float(v) for v in u0], plan.sigma0, opts)
+    es = cma.CMAEvolutionStrategy(_search_start(u0), plan.sigma0, opts)
     rows = []
     bar = progress_bar(progress, gens, "generations", "tuning", leave=False)
     used = 0
@@ -255,7 +267,8 @@ def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_pe
         gseed = derived_seed(seed, 1, gen)
         cands = es.ask()
         strings = [policy_string(spec.name, params, _from_unit(params, np.asarray(u))) for u in cands]
-        rates = np.array([w.mean() for w in win_indicators(strings, others, gpe, gseed, rules, deck, threads, be)])
+        rates = np.array([w.mean() for w in win_indicators(strings, others, gpe, gseed, rules, deck, threads, be,
+                                                           store)])
         es.tell(cands, list(-rates))
         used += lam * gpe
         mean_x = _from_unit(params, np.asarray(es.result.xfavorite))
@@ -270,7 +283,8 @@ def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_pe
         bar.close()
     tuned_x = _from_unit(params, np.asarray(es.result.xfavorite))
     tuned = policy_string(spec.name, params, tuned_x)
-    evaluation = evaluate(tuned, start, others, plan.eval_games, derived_seed(seed, 2), rules, deck, threads, be)
+    evaluation = evaluate(tuned, start, others, plan.eval_games, derived_seed(seed, 2), rules, deck, threads, be,
+                          store)
     tuned_params = dict(parse_policy(tuned).params)
     meta = {"kind": "tune", "policy": spec.name, "start": start, "against": others, "players": n,
             "rules": rules, "deck": deck, "seed": int(seed), "budget": plan.budget, "games_used": used,
@@ -283,9 +297,9 @@ def _tune(policy, players, budget, against, rules, deck, seed, popsize, games_pe
 
 
 def evaluate(tuned: str, start: str, others: Sequence[str], games: int, seed: int, rules: str, deck: str,
-             threads: int | None, be=None) -> dict[str, Any]:
+             threads: int | None, be=None, store: str | Path | None = None) -> dict[str, Any]:
     """Out-of-sample win rates of ``tuned`` and ``start`` on the same fresh deals, and the paired gain."""
-    a, b = win_indicators([tuned, start], others, games, seed, rules, deck, threads, be)
+    a, b = win_indicators([tuned, start], others, games, seed, rules, deck, threads, be, store)
     out: dict[str, Any] = {"games": int(games), "seed": int(seed)}
     for key, ind in (("tuned", a), ("start", b)):
         p, se, lo, hi = proportion_ci(int(ind.sum()), len(ind))

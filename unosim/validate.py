@@ -132,16 +132,25 @@ def check_games(games: Any, bytes_per_game: int = 0) -> int:
     return g
 
 
-#: bytes of records held in memory per game, as (per game, per game and seat): the kernels' output buffers
-#: plus the DataFrame built from them (round mode: winner, turns, points, counters, hand points per seat;
-#: match mode: winner, rounds, turns, score, round wins and seat map per seat)
-RECORD_BYTES = {"round": (49, 4), "match": (15, 14)}
+#: peak bytes of memory per game while a run holds its records, as (per game, per game and seat), keyed by
+#: (mode, from disk): records built in memory by the kernels, or read back from chunks on disk (``--out``,
+#: the results store).  Measured with scripts/measure_record_bytes.py (peak resident memory of runs of
+#: 2-10 players, 2 threads; a line above every measurement, docs/safety.md has them).
+RECORD_BYTES = {("round", False): (146, 8), ("round", True): (175, 8),
+                ("match", False): (105, 52), ("match", True): (120, 50)}
+#: ``--round-records`` (match mode): bytes per match of the table of its rounds, by players (a match has
+#: fewer rounds with more players), measured as above; other player counts are interpolated
+ROUND_RECORD_BYTES = {2: 1700, 3: 1200, 4: 800, 6: 500, 8: 250, 10: 200}
 
 
-def record_bytes(mode: str, players: int) -> int:
-    """Bytes of memory one game's records take in a run of ``mode`` with ``players`` seats."""
-    base, per_seat = RECORD_BYTES[mode]
-    return 2 * (base + per_seat * players) + 16
+def record_bytes(mode: str, players: int, from_disk: bool = False, round_records: bool = False) -> int:
+    """Peak bytes of memory per game of a run of ``mode`` with ``players`` seats that holds its records:
+    built in memory, or (``from_disk``) read back from chunks on disk; ``round_records`` adds a match's
+    table of rounds."""
+    base, per_seat = RECORD_BYTES[(mode, bool(from_disk))]
+    rounds = float(np.interp(players, list(ROUND_RECORD_BYTES), list(ROUND_RECORD_BYTES.values()))) \
+        if round_records else 0.0
+    return int(np.ceil(base + per_seat * players + rounds))
 
 
 def physical_memory() -> int:
@@ -177,9 +186,10 @@ def usable_memory() -> tuple[int, str]:
     return mem, "machine's memory"
 
 
-def check_memory(name: str, count: int, bytes_each: int, share: float = 0.5) -> None:
+def check_memory(name: str, count: int, bytes_each: int, share: float = 0.5,
+                 advice: str = "in one run (split larger runs by seed)") -> None:
     """Refuse a run whose in-memory records would take more than ``share`` of the usable memory
-    (:func:`usable_memory`: a container's limit counts)."""
+    (:func:`usable_memory`: a container's limit counts); ``advice`` follows the largest ``count`` allowed."""
     mem, what = usable_memory()
     if mem <= 0:
         return
@@ -188,12 +198,14 @@ def check_memory(name: str, count: int, bytes_each: int, share: float = 0.5) -> 
     if need > limit:
         most = max(1, limit // bytes_each)
         raise SimulationError(
-            f"{name}={count:,} needs about {_gib(need)} of memory for its records, more than half of this "
-            f"{what} {_gib(mem)}; accepted: at most {most:,} in one run (split larger runs by seed)")
+            f"{name}={count:,} needs about {_gib(need)} of memory for its records ({bytes_each:,} bytes each, "
+            f"measured), more than half of this {what} {_gib(mem)}; accepted: at most {most:,} {advice}")
 
 
 def _gib(n: int) -> str:
     g = n / 2**30
+    if g < 1:
+        return f"{n / 2**20:,.0f} MiB"
     return f"{g:,.0f} GiB" if g >= 10 else f"{g:.1f} GiB"
 
 
