@@ -20,14 +20,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import DEFAULT_GAMES, ENGINE_VERSION, __version__, nb
+from . import DEFAULT_GAMES, ENGINE_VERSION, __version__
 from . import enums as E
 from .console import compile_seconds, progress_bar
 from .decks import Deck, get_deck
 from .errors import SimulationError
-from .external import policy_names, replays, run_external_batch
-from .policies import PolicySpec, pack_policies, parse_policies
-from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
+from .policies import PolicySpec, as_names, load_files, pack_policies, parse_policies
 from .rules import RuleSet, parse_rules
 from .stats import summarize
 from .validate import (
@@ -205,6 +203,8 @@ def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, thre
 
 
 def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
+    from . import nb
+
     return {
         "winner": np.empty(n, np.int16),
         "turns": np.empty(n, np.int32),
@@ -222,6 +222,9 @@ def _run_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, players:
                ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0,
                first: int = 0, slot: Any = None, specs: list[PolicySpec] | None = None) -> None:
     """Rows [lo, hi) of ``out`` get the rounds with global indices first+lo .. first+hi-1."""
+    from . import nb
+    from .policy_api import run_kernel
+
     run_kernel(nb.play_batch_nb, (first + lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
                                   deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
                                   out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
@@ -234,6 +237,9 @@ def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> 
     """Compile (or load from the on-disk cache) a kernel once per process; returns seconds spent.
 
     Called before the worker threads start, so compilation never happens inside a timed run."""
+    from . import nb
+    from .policy_api import obs_buffer
+
     deck = deck or get_deck("classic")
     key = (kind,)
     with _warm_lock:
@@ -330,8 +336,8 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to mode='match' only; "
                               "accepted: add mode='match' (--mode match), or drop it")
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
-    files = load_policy_files(policy_files)
-    specs: list[PolicySpec] = parse_policies(policy_names(policies), n)
+    files = load_files(policy_files)
+    specs: list[PolicySpec] = parse_policies(as_names(policies), n)
     bs = check_batch(batch_size, default_batch("round", g, t))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
                     first=check_first(first, g), policy_files=tuple(files or ()))
@@ -371,6 +377,9 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
 
 def run_rounds(run: RoundRun) -> SimulationResult:
     """Play a validated round-mode run (see :func:`simulate`)."""
+    from .external import replays, run_external_batch
+    from .policy_api import slot_for
+
     n, g, t, seed, rs, dk, specs, bs, first = (run.players, run.games, run.threads, run.seed, run.rules,
                                                run.deck, run.specs, run.batch_size, run.first)
     ri, rf = pack_rules(rs, dk)

@@ -211,13 +211,12 @@ def make_cell(rules: str = "official", players: int = 4, policies: str | list[st
     new cell, never a stored one.
 
     Bad input raises the simulator's one-line ``ValueError``."""
-    from .external import passed_classes, policy_names
-    from .policy_api import files_defining, load_policy_files
+    from .policies import as_names, files_defining, load_files, passed_classes
     from .sim import check_simulate
 
     match_options.pop("round_records", None)
-    load_policy_files(policy_files)
-    policies = policy_names(policies)
+    load_files(policy_files)
+    policies = as_names(policies)
     files = files_defining(_named_policies(policies))  # only the files whose policies the cell plays
     run = check_simulate(rules=rules, players=players, policies=policies, deck=deck, seed=seed, seating=seating,
                          mode=mode, games=1, threads=1, policy_files=files or None, **match_options)
