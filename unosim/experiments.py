@@ -934,7 +934,8 @@ def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
         cell, base = cells[(*group, row[axis])], cells[(*group, values[0])]
         if group not in base_cache:
             base_cache[group] = read_cell(base, None, store)
-        rec = read_cell(cell, int(row["games"]), store)
+        same = cell is base and len(base_cache[group]) == int(row["games"])  # the baseline row: read already
+        rec = base_cache[group] if same else read_cell(cell, int(row["games"]), store)
         out: dict[str, Any] = {"baseline": values[0]}
         for m in metric_names(cell.mode, cell.players):
             d = paired.paired_difference(base_cache[group], rec, m)

@@ -290,8 +290,8 @@ class MatchRun(RoundRun):
     spec: MatchSpec
     round_records: bool
 
-    def execute(self) -> SimulationResult:
-        return run_matches(self)
+    def execute(self, summarize: bool = True) -> SimulationResult:
+        return run_matches(self, summarize)
 
 
 def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
@@ -330,7 +330,7 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                          first=first, policy_files=policy_files, **options).execute()
 
 
-def run_matches(run: MatchRun) -> SimulationResult:
+def run_matches(run: MatchRun, summarize: bool = True) -> SimulationResult:
     """Play a validated match-mode run (see :func:`simulate_matches`)."""
     n, g, t, seed, rs, dk, specs, spec, bs, first = (run.players, run.games, run.threads, run.seed, run.rules,
                                                      run.deck, run.specs, run.spec, run.batch_size, run.first)
@@ -386,7 +386,7 @@ def run_matches(run: MatchRun) -> SimulationResult:
                  "games_completed": int(len(rec)), "interrupted": interrupted})
     if run.policy_files:
         meta["policy_files"] = list(run.policy_files)
-    summary = match_summary(rec, meta, elapsed, compile_s)
+    summary = match_summary(rec, meta, elapsed, compile_s) if summarize else {}
     extra: dict[str, Any] = {}
     if run.round_records and len(rec):
         extra["rounds"] = round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot)

@@ -39,6 +39,7 @@ The heuristics (:mod:`unosim.heuristics_nb`) and the user's policies (``--policy
 from __future__ import annotations
 
 import difflib
+import importlib
 import sys
 from dataclasses import dataclass, field
 
@@ -100,8 +101,9 @@ def register_the_rest() -> None:
 
 
 def _loaded(module: str):
-    """``unosim.<module>`` when it is already imported, else None."""
-    return sys.modules.get(f"{__package__}.{module}")
+    """``unosim.<module>`` when it is imported (waiting for an import in progress on another thread), else None."""
+    name = f"{__package__}.{module}"
+    return importlib.import_module(name) if name in sys.modules else None
 
 
 def load_files(paths) -> list[dict[str, str]]:

@@ -46,11 +46,19 @@ from .validate import (
 DEFAULT_BATCH = 50_000
 
 
+#: rounds (matches) of a default batch: (fewest, fewest while a thread has several, most).  A batch's
+#: fixed cost (its records table, a stored chunk's file) is small beside 20,000 rounds of play.
+BATCH_BOUNDS = {"round": (1_000, 20_000, DEFAULT_BATCH), "match": (50, 50, DEFAULT_BATCH // 20)}
+
+
 def default_batch(mode: str, games: int, threads: int) -> int:
-    """Games per batch (and per stored chunk): a quarter of the work per thread, 1,000..50,000 rounds
-    (50..2,500 matches)."""
-    lo, hi = (50, DEFAULT_BATCH // 20) if mode == "match" else (1_000, DEFAULT_BATCH)
-    return max(lo, min(hi, -(-games // (4 * threads))))
+    """Games per batch (and per stored chunk): the work per thread in up to four equal batches of at least
+    20,000 rounds (one batch per thread when it has less), between 1,000 and 50,000 rounds (50 and 2,500
+    matches)."""
+    lo, fill, hi = BATCH_BOUNDS[mode]
+    per_thread = -(-games // threads)
+    parts = min(4, max(1, per_thread // fill))
+    return min(hi, max(lo, -(-per_thread // parts)))
 # per-round counters after the standard columns, in kernel order (res[RES_CHALLENGES:])
 EXTRA_COLUMNS = ("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips", "loser")
 
@@ -104,6 +112,8 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
     if bounds is None:
         bounds = [(lo, min(lo + batch, total)) for lo in range(0, total, batch)]
     done = np.zeros(total, bool)
+    if len(bounds) == 1 and threads == 1 and threading.current_thread() is not threading.main_thread():
+        return _run_inline(bounds[0], done, work)  # a chunk on a worker thread: no pool of its own
     bar = progress_bar(progress, sum(hi - lo for lo, hi in bounds), unit, desc, leave=False)
     interrupted = False
     t0 = time.perf_counter()
@@ -135,6 +145,14 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
         if bar is not None:
             bar.close()
     return done, interrupted, time.perf_counter() - t0
+
+
+def _run_inline(bounds: tuple[int, int], done: np.ndarray, work) -> tuple[np.ndarray, bool, float]:
+    """:func:`run_batches` of one batch on this thread (not the main thread: Ctrl-C never lands here)."""
+    t0 = time.perf_counter()
+    work(*bounds)
+    done[bounds[0]:bounds[1]] = True
+    return done, False, time.perf_counter() - t0
 
 
 def abandon(in_flight: list[tuple[int, int]], finished: int, unit: str) -> None:
@@ -308,8 +326,10 @@ class RoundRun:
     first: int = field(default=0, kw_only=True)
     policy_files: tuple[dict[str, str], ...] = field(default=(), kw_only=True)  # path and sha256 of each
 
-    def execute(self) -> SimulationResult:
-        return run_rounds(self)
+    def execute(self, summarize: bool = True) -> SimulationResult:
+        """Play the run; ``summarize=False`` leaves ``summary`` empty (a chunk of a stored cell, whose
+        summary is built once from all its records)."""
+        return run_rounds(self, summarize)
 
 
 def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
@@ -375,7 +395,7 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
                           **match_options).execute()
 
 
-def run_rounds(run: RoundRun) -> SimulationResult:
+def run_rounds(run: RoundRun, summarize: bool = True) -> SimulationResult:
     """Play a validated round-mode run (see :func:`simulate`)."""
     from .external import replays, run_external_batch
     from .policy_api import slot_for
@@ -408,7 +428,7 @@ def run_rounds(run: RoundRun) -> SimulationResult:
         meta["policy_files"] = list(run.policy_files)
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
-    summary = round_summary(records, meta, elapsed, compile_s)
+    summary = round_summary(records, meta, elapsed, compile_s) if summarize else {}
     return SimulationResult(records, summary, meta, interrupted)
 
 
