@@ -112,7 +112,7 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
     if bounds is None:
         bounds = [(lo, min(lo + batch, total)) for lo in range(0, total, batch)]
     done = np.zeros(total, bool)
-    if len(bounds) == 1 and threads == 1 and threading.current_thread() is not threading.main_thread():
+    if len(bounds) == 1 and threads == 1 and not progress and threading.current_thread() is not threading.main_thread():
         return _run_inline(bounds[0], done, work)  # a chunk on a worker thread: no pool of its own
     bar = progress_bar(progress, sum(hi - lo for lo, hi in bounds), unit, desc, leave=False)
     interrupted = False
