@@ -290,3 +290,9 @@ def test_store_hit_compare_and_results_load_no_kernel_nor_charts(tmp_path):
     assert "Stack it" in out and out.splitlines()[-1] == "PROBE [] []"  # no numba, no kernel, no charts, no Dask
     out = _probe("results", "--store", str(tmp_path / "store"))
     assert out.splitlines()[-1] == "PROBE [] []"  # the store's list without the engine
+    grid = tmp_path / "grid.toml"
+    grid.write_text('name = "g"\ngames = 300\n[grid]\nplayers = [2, 3]\nrules = ["official", "official+stacking"]\n')
+    sweep = ["sweep", str(grid), "--threads", "1", "--store", str(tmp_path / "store"), "-q"]
+    assert CliRunner().invoke(main, sweep).exit_code == 0
+    out = _probe(*sweep)
+    assert "official+stacking" in out and out.splitlines()[-1] == "PROBE [] []"  # a store-hit sweep alike
