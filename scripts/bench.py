@@ -19,6 +19,13 @@ written against the observation) in one seat of four beside three ``greedy``, as
 ``greedy`` timed beside it (it plays the same moves, so the ratio is the price of the decision
 interface).  The rows of other rules and decks show their rate as a ratio to official's (4 players,
 ``random``, one thread) timed beside each, interleaved like the C reference.
+
+The sweep row runs the 20-cell grid of ``scripts/bench_dask.py`` (2-6 players x 4 rule sets, 20,000 rounds
+a cell, one thread) into a fresh store and ``simulate`` of the same 20 cells, interleaved three times, and
+shows the sweep's rounds/s as a ratio to simulate's (the median of the three pairs): with start-up excluded
+(the sweep's simulating seconds against simulate's engine seconds) and included (the whole ``run_sweep``
+call, store and paired differences, against the 20 whole ``simulate`` calls, records and summaries).
+The command-line rows also show the user CPU seconds of each command (less affected by a busy machine).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,6 +42,7 @@ import time
 from pathlib import Path
 
 import cref
+from bench_dask import sweep_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 USER_POLICY = ROOT / "scripts" / "policy_example_numba.py"
@@ -52,14 +61,17 @@ def startup_seconds(cache_dir: str | None) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def command_seconds(args: list[str], runs: int = 3) -> float:
-    """Wall seconds of ``unosim ARGS`` in a fresh process (median of ``runs``): what a user waits for."""
-    times = []
+def command_seconds(args: list[str], runs: int = 3) -> tuple[float, float]:
+    """Wall seconds of ``unosim ARGS`` in a fresh process (median of ``runs``): what a user waits for; and
+    its user CPU seconds (median)."""
+    times, cpu = [], []
     for _ in range(runs):
+        u0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
         t = time.perf_counter()
         subprocess.run([sys.executable, "-m", "unosim.cli", *args], capture_output=True, check=True)
         times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        cpu.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - u0)
+    return statistics.median(times), statistics.median(cpu)
 
 
 #: the command line's answers: (label, arguments, target wall seconds); {store} is a store filled first
@@ -79,10 +91,39 @@ def cli_timings() -> list[dict]:
         fill = [a.replace("{store}", store) for a in CLI_ROWS[1][1]]
         subprocess.run([sys.executable, "-m", "unosim.cli", *fill, "-q"], capture_output=True, check=True)
         for label, args, target in CLI_ROWS:
-            sec = command_seconds([a.replace("{store}", store) for a in args])
-            rows.append({"command": label, "wall_s": sec, "target_s": target})
-            print(f"{label:<28} {sec:6.2f} s wall  (target {target:g} s; median of 3)", flush=True)
+            sec, cpu = command_seconds([a.replace("{store}", store) for a in args])
+            rows.append({"command": label, "wall_s": sec, "user_cpu_s": cpu, "target_s": target})
+            print(f"{label:<28} {sec:6.2f} s wall  {cpu:5.2f} s user CPU  (target {target:g} s wall; median of 3)",
+                  flush=True)
     return rows
+
+
+def sweep_vs_simulate(games: int = 20_000) -> dict:
+    """The 20-cell sweep's rounds/s as a ratio to ``simulate`` of the same cells (one thread), start-up
+    excluded and included (see the module doc); medians of three interleaved pairs."""
+    from unosim import simulate
+    from unosim.experiments import run_sweep
+
+    spec = sweep_spec(games)
+    cells = [dict(players=p, rules=r) for p in range(2, 7) for r in spec["grid"]["rules"]]
+    simulate(games=1000, seed=1, threads=1)
+    excl, incl = [], []
+    for _ in range(3):
+        with tempfile.TemporaryDirectory() as store:
+            t = time.perf_counter()
+            df = run_sweep(spec, store=store, threads=1)
+            sweep_wall = time.perf_counter() - t
+        rounds = int(df["games"].sum())
+        engine_s = sim_wall = 0.0
+        for kw in cells:
+            t = time.perf_counter()
+            res = simulate(games=games, seed=spec["seed"], threads=1, **kw)
+            sim_wall += time.perf_counter() - t
+            engine_s += games / res.summary["games_per_second"]
+        excl.append((rounds / df.attrs["seconds"]) / (len(cells) * games / engine_s))
+        incl.append((rounds / sweep_wall) / (len(cells) * games / sim_wall))
+    return {"cells": len(cells), "rounds_per_cell": games, "ratio_excluding_startup": statistics.median(excl),
+            "ratio_including_startup": statistics.median(incl)}
 
 
 def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
@@ -157,6 +198,10 @@ def main() -> None:
     print(f"cached start-up:             {cached:6.2f} s", flush=True)
     print()
     cli = cli_timings()
+    sweep = sweep_vs_simulate()
+    print(f"sweep of {sweep['cells']} cells x {sweep['rounds_per_cell']:,} rounds, one thread: "
+          f"{sweep['ratio_excluding_startup']:.2f}x simulate's rounds/s (start-up excluded), "
+          f"{sweep['ratio_including_startup']:.2f}x (included)", flush=True)
     c_exe = build_c_reference()
     players_list = (4,) if args.quick else (2, 4, 6)
     c_head = f" {'C rounds/s':>12} {'vs C':>8}" if c_exe is not None else ""
@@ -190,7 +235,8 @@ def main() -> None:
                      "rounds_per_s": r, "ratio_to_official": ratio})
         print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({ratio:.2f}x official)", flush=True)
     if args.json:
-        print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "cli": cli, "rows": rows}))
+        print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "cli": cli, "sweep": sweep,
+                          "rows": rows}))
 
 
 if __name__ == "__main__":

@@ -257,9 +257,12 @@ def test_policy_slot_compile_is_timed(tmp_path):
     assert console.compile_seconds() > before
 
 
+#: the heavy modules a command may import (the charts, Dask, numba and the unosim modules that import numba)
+HEAVY = ("matplotlib", "distributed", "numba", "unosim.nb", "unosim.heuristics_nb", "unosim.lookahead",
+         "unosim.policy_api", "unosim.external", "unosim.match")
 PROBE = ("import sys\nfrom unosim.cli import run\ntry:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
          "nb = sys.modules.get('unosim.nb')\n"
-         "print('PROBE', sorted(m for m in ('matplotlib', 'distributed', 'numba') if m in sys.modules), "
+         f"print('PROBE', sorted(m for m in {HEAVY!r} if m in sys.modules), "
          "nb.entry.compiled() if nb else [])")
 
 
@@ -284,6 +287,12 @@ def test_store_hit_compare_and_results_load_no_kernel_nor_charts(tmp_path):
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
     out = _probe(*args)
-    assert "Stack it" in out and out.splitlines()[-1] == "PROBE ['numba'] []"  # no kernel, no charts, no Dask
+    assert "Stack it" in out and out.splitlines()[-1] == "PROBE [] []"  # no numba, no kernel, no charts, no Dask
     out = _probe("results", "--store", str(tmp_path / "store"))
     assert out.splitlines()[-1] == "PROBE [] []"  # the store's list without the engine
+    grid = tmp_path / "grid.toml"
+    grid.write_text('name = "g"\ngames = 300\n[grid]\nplayers = [2, 3]\nrules = ["official", "official+stacking"]\n')
+    sweep = ["sweep", str(grid), "--threads", "1", "--store", str(tmp_path / "store"), "-q"]
+    assert CliRunner().invoke(main, sweep).exit_code == 0
+    out = _probe(*sweep)
+    assert "official+stacking" in out and out.splitlines()[-1] == "PROBE [] []"  # a store-hit sweep alike

@@ -155,6 +155,24 @@ def test_sweep_runs_the_grid_and_reuses_the_store(tmp_path):
     assert (dry2["stored"] == 1500).all() and (dry2["est_seconds"] == 0).all()
 
 
+def test_sweep_cells_are_identical_whatever_the_chunk_size(tmp_path):
+    from unosim.store import make_cell, read_cell
+
+    grid = {"name": "chunks", "games": 1500, "seed": 6,
+            "grid": {"players": [2, 3], "rules": ["official", "official+stacking"], "policies": ["random"]}}
+    runs = {chunk: run_sweep({**grid, **({"chunk": chunk} if chunk else {})}, store=tmp_path / f"s{chunk}", threads=2)
+            for chunk in (None, 1500, 97)}  # one chunk per cell (in memory), the same given, 16 uneven ones
+    again = run_sweep(grid, store=tmp_path / "s97", threads=1)  # every cell read back from the store
+    cols = [c for c in runs[None].columns if c not in ("seconds",)]
+    for df in (*runs.values(), again):
+        pd.testing.assert_frame_equal(df[cols], runs[None][cols])
+    for players, rules in ((2, "official"), (3, "official+stacking")):
+        cell = make_cell(rules=rules, players=players, policies="random", seed=6)
+        recs = [read_cell(cell, None, tmp_path / f"s{chunk}") for chunk in runs]
+        assert len(recs[0]) == 1500 and all(r.equals(recs[0]) for r in recs[1:])
+        assert recs[0].equals(simulate(rules=rules, players=players, policies="random", games=1500, seed=6).records)
+
+
 def test_sweep_cli_out_and_json(tmp_path):
     f = tmp_path / "exp.toml"
     f.write_text(SWEEP.replace('"2..3"', "[2]").replace("games = 1500", "games = 800"))

@@ -109,6 +109,8 @@ def _backend_options(f):
 
 
 def _set_decision_timeout(ctx, param, value) -> None:
+    if value is None and "unosim.external" not in sys.modules:
+        return  # no limit and none set: nothing to import (a command answered from the store loads no kernel)
     from .external import set_decision_timeout
 
     try:

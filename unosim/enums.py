@@ -258,3 +258,23 @@ EV_NAMES = (
     "deal", "play", "draw", "pass", "skipped", "reshuffle", "win", "challenge", "swap",
     "uno_caught", "jump_in", "stack", "penalty", "start_redraw", "direction", "cap", "flip",
 )
+
+
+# ---- match parameters (mi), read by the match kernel (unosim.nb.play_match_batch_nb) -------------------------------------------------------------------------
+MI_MODE = 0          # scoring mode, SC_*
+MI_TARGET = 1        # target / limit score
+MI_PARTNERS = 2      # 1: seats i and i + n/2 are a team
+MI_MAX_ROUNDS = 3    # cap on rounds per match
+MI_SEATING = 4       # 0 fixed, 1 rotate, 2 shuffle
+MI_DEALER_RULE = 5   # 0 clockwise, 1 winner deals, 2 loser deals
+MI_ROUNDS = 6        # lazy / rotating partners: rounds per match (0 = default)
+MI_PER_PARTNER = 7   # rotating partners: rounds with each partner
+NMI = 8
+SC_STANDARD = 0      # winner of the round scores the others' hands; first to the target wins
+SC_SELF_LOSER = 1    # everyone scores own hand; first to the limit loses (lowest total reported winner)
+SC_LOWEST_WINS = 2   # everyone scores own hand; when someone reaches the target, the lowest total wins
+SC_ELIMINATION = 3   # own hands; seats at the target drop out; the last one left wins
+SC_LAZY = 4          # no score: winner leads next round, highest hand deals; most round wins
+SC_ROTATING = 5      # rotating partners (4 players): 4 rounds with each partner, highest total wins
+MEND_DONE = 0
+MEND_ROUND_CAP = 1

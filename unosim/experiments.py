@@ -707,7 +707,7 @@ def _table(data: dict, name: str, keys: tuple[str, ...], spec: _Spec) -> dict:
 
 def _sweep_policy_files(data: dict, spec: _Spec, base: Path, extra: list[str] | str | None) -> list[str]:
     """The sweep file's ``policy_files`` (paths relative to the file's folder) and ``extra`` ones, loaded."""
-    from .policy_api import load_policy_files
+    from .policies import load_files as load_policy_files  # numba only where there are files to load
 
     given = data.get("policy_files", [])
     given = [given] if isinstance(given, str) else given
@@ -947,7 +947,8 @@ def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
         cell, base = cells[(*group, row[axis])], cells[(*group, values[0])]
         if group not in base_cache:
             base_cache[group] = read_cell(base, None, store)
-        rec = read_cell(cell, int(row["games"]), store)
+        same = cell is base and len(base_cache[group]) == int(row["games"])  # the baseline row: read already
+        rec = base_cache[group] if same else read_cell(cell, int(row["games"]), store)
         out: dict[str, Any] = {"baseline": values[0]}
         for m in metric_names(cell.mode, cell.players):
             d = paired.paired_difference(base_cache[group], rec, m)

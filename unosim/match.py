@@ -41,13 +41,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import ENGINE_VERSION, __version__, nb
+from . import ENGINE_VERSION, __version__
 from . import enums as E
 from .console import compile_seconds
 from .errors import SimulationError
-from .external import policy_names, replays
-from .policies import POLICIES, pack_policies, parse_policies
-from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
+from .policies import POLICIES, as_names, load_files, pack_policies, parse_policies
 from .rules import RuleSet
 from .sim import (
     SIMULATE_OPTIONS,
@@ -62,7 +60,6 @@ from .sim import (
 )
 from .stats import mean_ci, proportion_ci
 from .stats import ratio_se as _ratio_se
-from .steps import run_external_match_batch
 from .teams import add_team_columns, with_teams
 from .validate import (
     SEATINGS,
@@ -78,17 +75,17 @@ from .validate import (
 )
 
 SCORINGS = {
-    "standard": nb.SC_STANDARD,
-    "self_loser": nb.SC_SELF_LOSER,
-    "lowest_wins": nb.SC_LOWEST_WINS,
-    "elimination": nb.SC_ELIMINATION,
-    "elimination_last_one": nb.SC_ELIMINATION,
-    "elimination_final_two": nb.SC_ELIMINATION,
-    "hp_challenge": nb.SC_ELIMINATION,
-    "tournament_elimination": nb.SC_ELIMINATION,
-    "lazy": nb.SC_LAZY,
-    "lazy_scoring": nb.SC_LAZY,
-    "rotating_partners": nb.SC_ROTATING,
+    "standard": E.SC_STANDARD,
+    "self_loser": E.SC_SELF_LOSER,
+    "lowest_wins": E.SC_LOWEST_WINS,
+    "elimination": E.SC_ELIMINATION,
+    "elimination_last_one": E.SC_ELIMINATION,
+    "elimination_final_two": E.SC_ELIMINATION,
+    "hp_challenge": E.SC_ELIMINATION,
+    "tournament_elimination": E.SC_ELIMINATION,
+    "lazy": E.SC_LAZY,
+    "lazy_scoring": E.SC_LAZY,
+    "rotating_partners": E.SC_ROTATING,
 }
 DEALER_RULES = ("clockwise", "winner", "loser")
 MATCH_END_NAMES = ("done", "round_cap")
@@ -190,15 +187,15 @@ class MatchSpec:
                                   "--mode round with those rules")
 
     def pack(self, seating: int) -> np.ndarray:
-        mi = np.zeros(nb.NMI, np.int64)
-        mi[nb.MI_MODE] = SCORINGS[self.scoring]
-        mi[nb.MI_TARGET] = self.resolved_target()
-        mi[nb.MI_PARTNERS] = int(self.partners)
-        mi[nb.MI_MAX_ROUNDS] = self.max_rounds
-        mi[nb.MI_SEATING] = seating
-        mi[nb.MI_DEALER_RULE] = DEALER_RULES.index(self.dealer)
-        mi[nb.MI_ROUNDS] = self.resolved_rounds()
-        mi[nb.MI_PER_PARTNER] = self.resolved_per_partner()
+        mi = np.zeros(E.NMI, np.int64)
+        mi[E.MI_MODE] = SCORINGS[self.scoring]
+        mi[E.MI_TARGET] = self.resolved_target()
+        mi[E.MI_PARTNERS] = int(self.partners)
+        mi[E.MI_MAX_ROUNDS] = self.max_rounds
+        mi[E.MI_SEATING] = seating
+        mi[E.MI_DEALER_RULE] = DEALER_RULES.index(self.dealer)
+        mi[E.MI_ROUNDS] = self.resolved_rounds()
+        mi[E.MI_PER_PARTNER] = self.resolved_per_partner()
         return mi
 
 
@@ -292,8 +289,8 @@ class MatchRun(RoundRun):
     spec: MatchSpec
     round_records: bool
 
-    def execute(self) -> SimulationResult:
-        return run_matches(self)
+    def execute(self, summarize: bool = True) -> SimulationResult:
+        return run_matches(self, summarize)
 
 
 def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
@@ -305,8 +302,8 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
     round_records = boolean("round_records", options.pop("round_records", False))
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck, mode="match",
                                          round_records=round_records)
-    files = load_policy_files(policy_files)
-    specs = parse_policies(policy_names(policies), n)
+    files = load_files(policy_files)
+    specs = parse_policies(as_names(policies), n)
     stepped = [sp.name for sp in specs if POLICIES[sp.name].pid == E.POL_EXTERNAL]
     if stepped and round_records:
         raise SimulationError(f"policy {stepped[0]!r} reads the engine's state, and its matches are played step by "
@@ -333,8 +330,13 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
                          first=first, policy_files=policy_files, **options).execute()
 
 
-def run_matches(run: MatchRun) -> SimulationResult:
+def run_matches(run: MatchRun, summarize: bool = True) -> SimulationResult:
     """Play a validated match-mode run (see :func:`simulate_matches`)."""
+    from . import nb
+    from .external import replays
+    from .policy_api import run_kernel, slot_for
+    from .steps import run_external_match_batch
+
     n, g, t, seed, rs, dk, specs, spec, bs, first = (run.players, run.games, run.threads, run.seed, run.rules,
                                                      run.deck, run.specs, run.spec, run.batch_size, run.first)
     sm = SEATINGS.index(run.seating)
@@ -459,6 +461,9 @@ def match_summary(records: pd.DataFrame, meta: dict[str, Any], elapsed: float, c
 def round_records_frame(sel, idx, seed, n, dk, ri, rf, pol, pp, mi, slot) -> pd.DataFrame:
     """Per-round records of the given matches, replayed deterministically (same seeds) into exact-size
     buffers: one row per round (match, round, dealer, winner, winner_points, turns, capped)."""
+    from . import nb
+    from .policy_api import obs_buffer
+
     rounds = sel["rounds"].astype(np.int64)
     frames = []
     # replay contiguous runs of match indices (interrupted runs may have gaps)

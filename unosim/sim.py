@@ -20,17 +20,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import DEFAULT_GAMES, ENGINE_VERSION, __version__, nb
+from . import DEFAULT_GAMES, ENGINE_VERSION, __version__
 from . import enums as E
 from .console import compile_seconds, progress_bar
 from .decks import Deck, get_deck
 from .errors import SimulationError
-from .external import policy_names, replays
-from .policies import PolicySpec, pack_policies, parse_policies
-from .policy_api import load_policy_files, obs_buffer, run_kernel, slot_for
+from .policies import PolicySpec, as_names, load_files, pack_policies, parse_policies
 from .rules import RuleSet, parse_rules
 from .stats import summarize
-from .steps import run_external_batch
 from .validate import (
     SEATINGS,
     check_batch,
@@ -49,11 +46,19 @@ from .validate import (
 DEFAULT_BATCH = 50_000
 
 
+#: rounds (matches) of a default batch: (fewest, fewest while a thread has several, most).  A batch's
+#: fixed cost (its records table, a stored chunk's file) is small beside 20,000 rounds of play.
+BATCH_BOUNDS = {"round": (1_000, 20_000, DEFAULT_BATCH), "match": (50, 50, DEFAULT_BATCH // 20)}
+
+
 def default_batch(mode: str, games: int, threads: int) -> int:
-    """Games per batch (and per stored chunk): a quarter of the work per thread, 1,000..50,000 rounds
-    (50..2,500 matches)."""
-    lo, hi = (50, DEFAULT_BATCH // 20) if mode == "match" else (1_000, DEFAULT_BATCH)
-    return max(lo, min(hi, -(-games // (4 * threads))))
+    """Games per batch (and per stored chunk): the work per thread in up to four equal batches of at least
+    20,000 rounds (one batch per thread when it has less), between 1,000 and 50,000 rounds (50 and 2,500
+    matches)."""
+    lo, fill, hi = BATCH_BOUNDS[mode]
+    per_thread = -(-games // threads)
+    parts = min(4, max(1, per_thread // fill))
+    return min(hi, max(lo, -(-per_thread // parts)))
 # per-round counters after the standard columns, in kernel order (res[RES_CHALLENGES:])
 EXTRA_COLUMNS = ("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips", "loser")
 
@@ -107,6 +112,8 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
     if bounds is None:
         bounds = [(lo, min(lo + batch, total)) for lo in range(0, total, batch)]
     done = np.zeros(total, bool)
+    if len(bounds) == 1 and threads == 1 and not progress and threading.current_thread() is not threading.main_thread():
+        return _run_inline(bounds[0], done, work)  # a chunk on a worker thread: no pool of its own
     bar = progress_bar(progress, sum(hi - lo for lo, hi in bounds), unit, desc, leave=False)
     interrupted = False
     t0 = time.perf_counter()
@@ -138,6 +145,14 @@ def run_batches(total: int, batch: int, threads: int, work, progress: bool, unit
         if bar is not None:
             bar.close()
     return done, interrupted, time.perf_counter() - t0
+
+
+def _run_inline(bounds: tuple[int, int], done: np.ndarray, work) -> tuple[np.ndarray, bool, float]:
+    """:func:`run_batches` of one batch on this thread (not the main thread: Ctrl-C never lands here)."""
+    t0 = time.perf_counter()
+    work(*bounds)
+    done[bounds[0]:bounds[1]] = True
+    return done, False, time.perf_counter() - t0
 
 
 def abandon(in_flight: list[tuple[int, int]], finished: int, unit: str) -> None:
@@ -207,6 +222,8 @@ def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, thre
 
 
 def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
+    from . import nb
+
     return {
         "winner": np.empty(n, np.int16),
         "turns": np.empty(n, np.int32),
@@ -224,6 +241,9 @@ def _run_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, players:
                ri: np.ndarray, rf: np.ndarray, pol: np.ndarray, pp: np.ndarray, seating: int = 0,
                first: int = 0, slot: Any = None, specs: list[PolicySpec] | None = None) -> None:
     """Rows [lo, hi) of ``out`` get the rounds with global indices first+lo .. first+hi-1."""
+    from . import nb
+    from .policy_api import run_kernel
+
     run_kernel(nb.play_batch_nb, (first + lo, hi - lo, np.uint64(seed), players, deck.face_color, deck.face_rank,
                                   deck.face_points, ri, rf, pol, pp, seating, int(deck.random_pairing),
                                   out["winner"][lo:hi], out["turns"][lo:hi], out["winner_points"][lo:hi],
@@ -236,6 +256,9 @@ def warm_up(players: int = 4, deck: Deck | None = None, kind: str = "round") -> 
     """Compile (or load from the on-disk cache) a kernel once per process; returns seconds spent.
 
     Called before the worker threads start, so compilation never happens inside a timed run."""
+    from . import nb
+    from .policy_api import obs_buffer
+
     deck = deck or get_deck("classic")
     key = (kind,)
     with _warm_lock:
@@ -304,8 +327,10 @@ class RoundRun:
     first: int = field(default=0, kw_only=True)
     policy_files: tuple[dict[str, str], ...] = field(default=(), kw_only=True)  # path and sha256 of each
 
-    def execute(self) -> SimulationResult:
-        return run_rounds(self)
+    def execute(self, summarize: bool = True) -> SimulationResult:
+        """Play the run; ``summarize=False`` leaves ``summary`` empty (a chunk of a stored cell, whose
+        summary is built once from all its records)."""
+        return run_rounds(self, summarize)
 
 
 def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
@@ -332,8 +357,8 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to mode='match' only; "
                               "accepted: add mode='match' (--mode match), or drop it")
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
-    files = load_policy_files(policy_files)
-    specs: list[PolicySpec] = parse_policies(policy_names(policies), n)
+    files = load_files(policy_files)
+    specs: list[PolicySpec] = parse_policies(as_names(policies), n)
     bs = check_batch(batch_size, default_batch("round", g, t))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
                     first=check_first(first, g), policy_files=tuple(files or ()))
@@ -371,8 +396,12 @@ def simulate(rules: str | RuleSet = "official", players: int = 4, policies: str 
                           **match_options).execute()
 
 
-def run_rounds(run: RoundRun) -> SimulationResult:
+def run_rounds(run: RoundRun, summarize: bool = True) -> SimulationResult:
     """Play a validated round-mode run (see :func:`simulate`)."""
+    from .external import replays
+    from .policy_api import slot_for
+    from .steps import run_external_batch
+
     n, g, t, seed, rs, dk, specs, bs, first = (run.players, run.games, run.threads, run.seed, run.rules,
                                                run.deck, run.specs, run.batch_size, run.first)
     ri, rf = pack_rules(rs, dk)
@@ -401,7 +430,7 @@ def run_rounds(run: RoundRun) -> SimulationResult:
         meta["policy_files"] = list(run.policy_files)
     meta["games_completed"] = int(len(records))
     meta["interrupted"] = interrupted
-    summary = round_summary(records, meta, elapsed, compile_s)
+    summary = round_summary(records, meta, elapsed, compile_s) if summarize else {}
     return SimulationResult(records, summary, meta, interrupted)
 
 

@@ -211,13 +211,12 @@ def make_cell(rules: str = "official", players: int = 4, policies: str | list[st
     new cell, never a stored one.
 
     Bad input raises the simulator's one-line ``ValueError``."""
-    from .external import passed_classes, policy_names
-    from .policy_api import files_defining, load_policy_files
+    from .policies import as_names, files_defining, load_files, passed_classes
     from .sim import check_simulate
 
     match_options.pop("round_records", None)
-    load_policy_files(policy_files)
-    policies = policy_names(policies)
+    load_files(policy_files)
+    policies = as_names(policies)
     files = files_defining(_named_policies(policies))  # only the files whose policies the cell plays
     run = check_simulate(rules=rules, players=players, policies=policies, deck=deck, seed=seed, seating=seating,
                          mode=mode, games=1, threads=1, policy_files=files or None, **match_options)
@@ -238,16 +237,18 @@ def probe(cell: Cell, **extra: Any) -> SimulationResult:
 
 def run_chunk(cell: Cell, lo: int, hi: int, **extra: Any) -> SimulationResult:
     """Games [lo, hi) of ``cell`` on one thread: a pure function of its arguments (the chunk runner).
+    Its records (and ``extra`` tables) are the chunk's; its ``summary`` is empty: a cell's summary is
+    built once from all its records (:func:`result_from_records`).
 
     ``extra`` may carry ``round_records=True`` (match mode) for run directories."""
-    from .sim import simulate
+    from .sim import check_simulate
 
     if not 0 <= lo < hi:
         raise StoreError(f"chunk [{lo}, {hi}) is empty or negative; accepted: 0 <= lo < hi")
     kw = cell.sim_kwargs()
     kw["deck"] = cell.load_deck()
     cell.check_policy_files()
-    return simulate(**kw, games=hi - lo, first=lo, threads=1, **extra)
+    return check_simulate(**kw, games=hi - lo, first=lo, threads=1, batch_size=hi - lo, **extra).execute(False)
 
 
 @dataclass(frozen=True)
@@ -392,7 +393,11 @@ def read_chunks(d: Path, index: str, games: int | None = None, name: str = "reco
         ranges = [(lo, hi) for lo, hi in ranges if lo < games]
     if not ranges:
         return None
-    frames = [_read_chunk(chunk_path(d, lo, hi, name), quarantine) for lo, hi in ranges]
+    return combine_chunks([_read_chunk(chunk_path(d, lo, hi, name), quarantine) for lo, hi in ranges], index, games)
+
+
+def combine_chunks(frames: list[pd.DataFrame], index: str, games: int | None = None) -> pd.DataFrame:
+    """Chunks' tables as one, sorted by ``index``, rows with index < games (all when None)."""
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     key = index if index in df.columns else df.columns[0]
     if games is not None:
@@ -496,9 +501,12 @@ def fill_cell(cell: Cell, games: int, root: Path | str | None = None, threads: i
 
 def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, threads: int | None = None,
                progress: bool = False, chunk: int | None = None, desc: str | None = None,
-               backend=None) -> list[FillInfo]:
+               backend=None, keep: dict[str, list[pd.DataFrame]] | None = None) -> list[FillInfo]:
     """:func:`fill_cell` for several cells at once: the missing chunks of all of them are run
-    together (a cluster stays busy across small cells); one :class:`FillInfo` per cell."""
+    together (a cluster stays busy across small cells); one :class:`FillInfo` per cell.
+
+    ``keep``: a dict that receives, by cell key, the records of each chunk run now (as written), so that
+    a caller that needs them does not read back what it has just computed."""
     from .sim import default_batch
 
     if int(games) < 1:
@@ -528,6 +536,8 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
             def write(task, res) -> None:
                 write_chunk(cell_dir(task.cell, root), task.lo, task.hi, {"records": res.records})
                 written.setdefault(task.cell.key, set()).add((task.lo, task.hi))
+                if keep is not None:
+                    keep.setdefault(task.cell.key, []).append(res.records)
 
             run = run_tasks(tasks, write, progress, unique[0].unit,
                                     desc=desc or (unique[0].key if len(unique) == 1 else f"{len(unique)} cells"))
@@ -561,9 +571,12 @@ def load_cell(cell: Cell, games: int, root: Path | str | None = None, threads: i
 
     ``records.attrs["store"]`` holds the :class:`FillInfo` as a dict.  After an interrupt the
     records may have gaps (``attrs["store"]["interrupted"]`` is True)."""
-    info = fill_cell(cell, games, root, threads, progress, chunk, desc, backend)
+    ran: dict[str, list[pd.DataFrame]] = {}
+    info = fill_cells([cell], games, root, threads, progress, chunk, desc, backend, keep=ran)[0]
     if info.interrupted and not stored_ranges(cell_dir(cell, root)):
         df = probe(cell).records.iloc[:0].copy()  # interrupted before the first chunk landed
+    elif info.stored_before == 0 and info.ran == games:  # all computed now: no need to read it back
+        df = combine_chunks(ran[cell.key], cell.index, games)
     else:
         df = read_cell(cell, games, root)
     df.attrs["store"] = asdict(info)
