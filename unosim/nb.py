@@ -1265,7 +1265,7 @@ def _observing(n, pol):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _clear_round(g):
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
@@ -1279,7 +1279,7 @@ def _clear_round(g):
         res[k] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _deal(n, order, g):
     """Shuffle and deal (or lay out the rigged ``order``: [hand size of seat 0 .. seat n-1, card ids from
     the top down]).  active[0:n] in the round, active[n:2n] finishing position, active[2n:3n] hands
@@ -1315,7 +1315,7 @@ def _deal(n, order, g):
     st[ST_N_SEATED] = n_active
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _open_observation(n, resume, g):
     """The observation's header for a new round (the deck tables may differ from round to round: UNO Flip's
     pairing), and for a new round the per-card seen bits and the known-cards region behind them: only
@@ -1340,7 +1340,7 @@ def _open_observation(n, resume, g):
         obs[OBS_KNOWN_ON] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _turn_up_start(g):
     """Turn up the starting card (docs/rules.md 1.5), putting back the kinds the rules redraw: into the
     middle of the pile, or at a uniformly random place (the pile is in uniformly random order, so this is
@@ -1368,7 +1368,7 @@ def _turn_up_start(g):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _start_round(n, dealer, first, g):
     """The starting card's effect (docs/rules.md 1.5): its attack simply happens to the first player (no
     answer); a Reverse turns play to the dealer's right; a Flip is carried out (2.12: the revealed face has
@@ -1765,7 +1765,7 @@ EMPTY_GO_ON = 1        # play goes on (play_to_last, uno_seven_rounds): the card
 EMPTY_NEXT = 2         # a last Wild Draw Four was challenged and guilty: back to the top of the loop
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
     """``actor`` laid its last card (docs/rules.md 1.14): a final Flip is carried out (flip_last_card_executes),
     a final draw card still hits the next player (and a last Wild Draw Four may be challenged); then the
