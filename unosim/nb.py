@@ -420,12 +420,11 @@ def draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, l
     return got
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _penalty(p, kind, amount, color, side, g):
+@njit(cache=True, _nrt=False)
+def _penalty(p, kind, amount, color, side, hand, hlen, fcol, pile, disc, st, rng, log):
     """The victim p takes a pending attack: ``amount`` cards, or until ``color`` for Wild Draw Colour
-    (then ``amount`` more on top, e.g. the +2 of a failed challenge)."""
-    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
-        pol, pp, script, ufn, R, RD = g
+    (then ``amount`` more on top, e.g. the +2 of a failed challenge).  Its arrays one by one (not the round's
+    tuple): small enough for LLVM to inline at each of its sites, which numba then types once."""
     if kind == WILD_DRAW_COLOR:
         draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, log)
     if amount > 0:
@@ -1504,7 +1503,8 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
     g_draw, i_extra = _challenge_terms(kind, R[R_CH_GUILTY_DRAW], R[R_CH_INNOCENT_DRAW], R[R_WD2_GUILTY],
                                        R[R_WD2_INNOCENT], R[R_WDC_EXTRA])
     if guilty:
-        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, g)
+        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng,
+                 log)
         if R[R_CH_GUILTY_CARD] == 1:
             # the Wild Draw Four goes back to the offender; the old top is current again
             dn = st[ST_DISC_N] - 1
@@ -1519,7 +1519,7 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
         elif R[R_CH_GUILTY_CARD] == 2:
             st[ST_CUR] = prev_color
     else:
-        _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, g)
+        _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng, log)
     st[ST_PEND_KIND] = -1
     st[ST_PEND_N] = 0
     st[ST_PEND_STACKED] = 0
@@ -1631,7 +1631,7 @@ def _take_attack(n, victim, g):
     if pend_kind == HOWLER and _observing(n, pol):
         _learn_nb(obs, victim, (1 << n) - 1, hand, hlen)  # the Howler's victim shows the hand
     if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
-        _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], g)
+        _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
     st[ST_PEND_KIND] = -1
     st[ST_PEND_N] = 0
     st[ST_PEND_STACKED] = 0
@@ -1793,7 +1793,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
         if rk == DANCING_WILD and RD[RD_P_DANCE] > 0.0 and rand01_nb(rng) < RD[RD_P_DANCE]:
             amount = 0
         if amount >= 0:
-            _penalty(nx, rk, amount, st[ST_CUR], st[ST_SIDE], g)
+            _penalty(nx, rk, amount, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
     if R[R_SEVEN_ROUNDS]:
         # refill 6, 5, ... 1; the seventh emptying wins
         active[2 * n + actor] += 1
