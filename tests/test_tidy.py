@@ -14,7 +14,8 @@ import unosim
 from unosim import DEFAULT_GAMES, RunFileError, simulate
 from unosim.cli import run as cli_run
 from unosim.io import save_run
-from unosim.tidy import SETTINGS, Results
+from unosim.loading import Results
+from unosim.tidy import SETTINGS
 
 LINE_UP = "greedy,random,greedy,random"
 

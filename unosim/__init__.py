@@ -34,6 +34,7 @@ ENGINE_VERSION = 4
 # and one thread plays them in about two seconds with the built-in policies.
 DEFAULT_GAMES = 100_000
 
+from . import plugins  # noqa: E402,F401  (the registry's loader of heuristics and plugins; no numba)
 from .errors import (  # noqa: E402  (light: no numba, no numpy)
     DeckError,
     PolicyError,
@@ -58,7 +59,7 @@ def __getattr__(name: str):
 
         return Game
     if name == "load":
-        from .tidy import load
+        from .loading import load
 
         return load
     raise AttributeError(f"module 'unosim' has no attribute {name!r}")

@@ -427,7 +427,8 @@ def demo(out: str, games: str, seed: str) -> None:
 def _report_runs(runs: tuple[str, ...]) -> tuple[list, bool]:
     """The labelled runs ``(label, records, meta)`` of the saved-run folders ``runs``, and whether they
     get the match report (match runs of one player count); one line and exit code 2 on bad input."""
-    from .io import find_runs, is_store_cell, load_any
+    from .io import find_runs, is_store_cell
+    from .loading import load_any
     from .report import run_labels
 
     dirs, loaded = [], []

@@ -707,7 +707,7 @@ def _table(data: dict, name: str, keys: tuple[str, ...], spec: _Spec) -> dict:
 
 def _sweep_policy_files(data: dict, spec: _Spec, base: Path, extra: list[str] | str | None) -> list[str]:
     """The sweep file's ``policy_files`` (paths relative to the file's folder) and ``extra`` ones, loaded."""
-    from .policies import load_files as load_policy_files  # numba only where there are files to load
+    from .plugins import load_files as load_policy_files  # numba only where there are files to load
 
     given = data.get("policy_files", [])
     given = [given] if isinstance(given, str) else given

@@ -45,9 +45,9 @@ from . import ENGINE_VERSION, __version__
 from . import enums as E
 from .console import compile_seconds
 from .errors import SimulationError
-from .policies import POLICIES, as_names, load_files, pack_policies, parse_policies
-from .rules import RuleSet
-from .sim import (
+from .plugins import as_names, load_files
+from .policies import POLICIES, pack_policies, parse_policies
+from .rounds import (
     SIMULATE_OPTIONS,
     RoundRun,
     SimulationResult,
@@ -58,6 +58,7 @@ from .sim import (
     run_meta,
     warm_up,
 )
+from .rules import RuleSet
 from .stats import mean_ci, proportion_ci
 from .stats import ratio_se as _ratio_se
 from .teams import add_team_columns, with_teams

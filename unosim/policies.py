@@ -39,8 +39,6 @@ The heuristics (:mod:`unosim.heuristics_nb`) and the user's policies (``--policy
 from __future__ import annotations
 
 import difflib
-import importlib
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -85,66 +83,33 @@ def register_policy(info: PolicyInfo) -> None:
     POLICIES[info.name] = info
 
 
-def register_the_rest() -> None:
-    """Register the policies that live beside the kernels (the heuristics, the plain-Python built-ins such as
-    ``lookahead``) and those of installed packages (entry points).  Done on the first name not yet known and
-    on the first listing, not on import: a run of ``random`` and ``greedy`` alone, or a read of the store,
-    then never imports numba."""
-    from .policy_api import load_entry_points  # registers the heuristics and lookahead as it is imported
-
-    load_entry_points()
+_MORE: list = []  # loaders of the policies beyond the built-ins (unosim.plugins registers one)
 
 
-# ---- user policies, without importing the engine where there are none --------------------------------------
-# Policy files live in unosim.policy_api and plain-Python classes in unosim.external, both of which import
-# numba.  Neither can have registered anything before it is imported, so these ask it only when it is loaded.
+def on_unknown_name(loader) -> None:
+    """Call ``loader()`` (once) before a name is refused or the names are listed: it registers the policies that
+    live above this module (unosim.plugins: the heuristics, lookahead, installed packages)."""
+    _MORE.append(loader)
 
 
-def _loaded(module: str):
-    """``unosim.<module>`` when it is imported (waiting for an import in progress on another thread), else None."""
-    name = f"{__package__}.{module}"
-    return importlib.import_module(name) if name in sys.modules else None
-
-
-def load_files(paths) -> list[dict[str, str]]:
-    """:func:`unosim.policy_api.load_policy_files` of ``paths`` ([] and nothing imported when there are none)."""
-    if paths is None or (isinstance(paths, (list, tuple)) and not paths):
-        return []
-    from .policy_api import load_policy_files
-
-    return load_policy_files(paths)
-
-
-def as_names(policies):
-    """:func:`unosim.external.policy_names`: policy classes given as objects registered, the rest as given."""
-    external = _loaded("external")
-    return policies if external is None else external.policy_names(policies)
-
-
-def files_defining(names: list[str]) -> list[str]:
-    """:func:`unosim.policy_api.files_defining`: the loaded policy files that define any of ``names``."""
-    api = _loaded("policy_api")
-    return [] if api is None else api.files_defining(names)
-
-
-def passed_classes(names: list[str]) -> list[tuple[str, str]]:
-    """:func:`unosim.external.passed_classes`: (name, content hash) of the classes among ``names`` passed as objects."""
-    external = _loaded("external")
-    return [] if external is None else external.passed_classes(names)
+def _run_loaders() -> None:
+    """Run the loaders of :func:`on_unknown_name` that have not run yet."""
+    while _MORE:
+        _MORE.pop(0)()
 
 
 def public_names() -> list[str]:
     """Policies a user can name (built-ins, heuristics, loaded policy files); ``scripted`` needs a script,
     and names starting with ``_`` are the project's internals (the seats of :class:`unosim.Game`); a cheat
     (``cheat_ceiling``) is left out of every list too: it plays only where named."""
-    register_the_rest()
+    _run_loaders()
     return [n for n, info in POLICIES.items() if n != "scripted" and not n.startswith("_") and not info.cheat]
 
 
 def is_cheat(name: str) -> bool:
     """Whether the policy ``name`` sees hidden cards (the top of the skill scale, never a player)."""
     if name not in POLICIES:
-        register_the_rest()
+        _run_loaders()
     info = POLICIES.get(name)
     return info is not None and info.cheat
 
@@ -203,7 +168,7 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     name, _, rest = t.partition("(")
     name = name.strip().lower()
     if name not in POLICIES:
-        register_the_rest()
+        _run_loaders()
     if name not in POLICIES or (name == "scripted" and not allow_scripted):  # unlisted ones play when named
         raise _unknown(name or t, public_names() + (["scripted"] if allow_scripted else []))
     info = POLICIES[name]

@@ -38,7 +38,6 @@ import fcntl
 import functools
 import hashlib
 import json
-import os
 import re
 import shutil
 import time
@@ -54,7 +53,18 @@ import pandas as pd
 from . import ENGINE_VERSION
 from .decks import Deck, get_deck
 from .errors import SimulationError, UnosimError
-from .io import DamagedFileError, read_frame, write_frame, write_json
+from .io import (  # the chunk files, as this module has always offered them
+    DamagedFileError,
+    combine_chunks,
+    covered,
+    missing_ranges,
+    read_chunks,
+    stored_ranges,
+    sweep_temp_files,
+    write_chunk,
+    write_frame,
+    write_json,
+)
 from .validate import check_threads
 
 if TYPE_CHECKING:  # the engine (numba) is imported only where a cell is run, not to read the store
@@ -62,7 +72,6 @@ if TYPE_CHECKING:  # the engine (numba) is imported only where a cell is run, no
 
 DEFAULT_ROOT = Path("results") / "store"
 CELL_FILE = "cell.json"
-_CHUNK_RE = re.compile(r"^(?P<name>[a-z_]+)-(?P<lo>\d{12})-(?P<hi>\d{12})\.parquet$")
 #: match options that change results (round_records only adds a table; it is not part of a cell)
 MATCH_KEYS = ("scoring", "target", "partners", "max_rounds", "dealer", "rounds", "rounds_per_partner")
 
@@ -211,7 +220,7 @@ def make_cell(rules: str = "official", players: int = 4, policies: str | list[st
     new cell, never a stored one.
 
     Bad input raises the simulator's one-line ``ValueError``."""
-    from .policies import as_names, files_defining, load_files, passed_classes
+    from .plugins import as_names, files_defining, load_files, passed_classes
     from .sim import check_simulate
 
     match_options.pop("round_records", None)
@@ -317,116 +326,6 @@ def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: 
     summary["interrupted"] = bool(interrupted)
     summary["games_requested"] = int(games)
     return SimulationResult(records, summary, meta, interrupted)
-
-
-# ---- chunk files -------------------------------------------------------------------------------------
-
-
-def chunk_path(d: Path, lo: int, hi: int, name: str = "records") -> Path:
-    return Path(d) / f"{name}-{lo:012d}-{hi:012d}.parquet"
-
-
-def write_chunk(d: Path, lo: int, hi: int, frames: dict[str, pd.DataFrame]) -> None:
-    """Store one finished chunk: side tables first, ``records`` last (its rename commits the chunk)."""
-    for name, frame in frames.items():
-        if name != "records":
-            write_frame(frame, chunk_path(d, lo, hi, name))
-    write_frame(frames["records"], chunk_path(d, lo, hi, "records"))
-
-
-def stored_ranges(d: Path, name: str = "records") -> list[tuple[int, int]]:
-    """The committed chunks' [lo, hi) ranges in ``d``, sorted (temp files are ignored)."""
-    d = Path(d)
-    if not d.is_dir():
-        return []
-    out = []
-    for p in d.iterdir():
-        m = _CHUNK_RE.match(p.name)
-        if m and m.group("name") == name:
-            out.append((int(m.group("lo")), int(m.group("hi"))))
-    return sorted(out)
-
-
-def sweep_temp_files(d: Path) -> None:
-    """Remove temp files left by a killed writer (never a committed file)."""
-    d = Path(d)
-    if d.is_dir():
-        for p in d.glob("*.tmp"):
-            with contextlib.suppress(OSError):
-                p.unlink()
-
-
-def covered(ranges: list[tuple[int, int]], games: int) -> int:
-    """How many of games [0, games) the ranges cover (ranges do not overlap)."""
-    return sum(max(0, min(hi, games) - lo) for lo, hi in ranges if lo < games)
-
-
-def missing_ranges(ranges: list[tuple[int, int]], games: int, chunk: int) -> list[tuple[int, int]]:
-    """The parts of [0, games) no stored range covers, cut into pieces on the ``chunk`` grid."""
-    gaps, pos = [], 0
-    for lo, hi in sorted(ranges):
-        if lo > pos:
-            gaps.append((pos, min(lo, games)))
-        pos = max(pos, hi)
-        if pos >= games:
-            break
-    if pos < games:
-        gaps.append((pos, games))
-    out = []
-    for lo, hi in gaps:
-        a = lo
-        while a < hi:
-            b = min(hi, (a // chunk + 1) * chunk)
-            out.append((a, b))
-            a = b
-    return [(lo, hi) for lo, hi in out if hi > lo]
-
-
-def read_chunks(d: Path, index: str, games: int | None = None, name: str = "records",
-                quarantine: bool = False) -> pd.DataFrame | None:
-    """The committed chunks of ``d`` concatenated, sorted by ``index``, rows with index < games
-    (all when None).  None when there is no chunk.  A damaged chunk raises
-    :class:`~unosim.io.DamagedFileError` naming it; with ``quarantine`` it is first renamed to
-    ``<chunk>.damaged`` (no longer a committed chunk, so the next run recomputes its games)."""
-    ranges = stored_ranges(d, name)
-    if games is not None:
-        ranges = [(lo, hi) for lo, hi in ranges if lo < games]
-    if not ranges:
-        return None
-    return combine_chunks([_read_chunk(chunk_path(d, lo, hi, name), quarantine) for lo, hi in ranges], index, games)
-
-
-def combine_chunks(frames: list[pd.DataFrame], index: str, games: int | None = None) -> pd.DataFrame:
-    """Chunks' tables as one, sorted by ``index``, rows with index < games (all when None)."""
-    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    key = index if index in df.columns else df.columns[0]
-    if games is not None:
-        df = df[df[key] < games]
-    return df.sort_values(key, kind="stable").reset_index(drop=True)
-
-
-def _read_chunk(path: Path, quarantine: bool) -> pd.DataFrame:
-    try:
-        return read_frame(path)
-    except DamagedFileError as e:
-        if not quarantine:
-            raise
-        aside = path.with_name(path.name + ".damaged")
-        os.replace(path, aside)
-        raise DamagedFileError(f"{e}; moved aside to {aside.name!r}, the next run recomputes its games") from None
-
-
-def quarantine_damaged(d: Path) -> list[str]:
-    """Read every committed chunk of ``d`` (all tables) and rename each damaged one to ``<chunk>.damaged``,
-    so a resume recomputes its games; returns the names moved aside."""
-    moved = []
-    for p in sorted(Path(d).glob("*.parquet")):
-        if _CHUNK_RE.match(p.name):
-            try:
-                _read_chunk(p, quarantine=True)
-            except DamagedFileError:
-                moved.append(p.name)
-    return moved
 
 
 @contextlib.contextmanager
