@@ -114,8 +114,8 @@ def test_checks_run_before_the_core_is_loaded():
             "for kw in (dict(seating='rotated'), dict(mode='match', scoring='lazy', rounds=0)):\n"
             "    try:\n        s.check_simulate(games=10, **kw)\n"
             "    except unosim.UnosimError as e:\n        print(e)\n"
-            "import unosim.heuristics_nb as h\n"
-            "print(len(s.nb.entry.compiled()), len(h.entry.compiled()))\n")
+            "import unosim.heuristics_nb as h, unosim.nb as k\n"
+            "print(len(k.entry.compiled()), len(h.entry.compiled()))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     lines = out.stdout.splitlines()
     assert "seating='rotated' is unknown" in lines[0] and "rounds=0 is out of range" in lines[1]

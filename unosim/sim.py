@@ -13,7 +13,6 @@ from typing import Any
 
 from . import DEFAULT_GAMES
 from .errors import SimulationError
-from .match import MATCH_OPTIONS, check_matches
 from .plugins import as_names, load_files
 from .policies import PolicySpec, parse_policies
 from .rounds import (  # noqa: F401  (the round-mode names, where they have always been importable)
@@ -63,10 +62,14 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
     command line calls this before it creates any output folder."""
     mode = check_mode(mode)
     if mode == "match":
+        from .match import check_matches  # match mode's module (and its constants) only for a match
+
         return check_matches(rules=rules, players=players, policies=policies, games=games, seed=seed,
                              threads=threads, deck=deck, batch_size=batch_size, progress=progress,
                              seating=seating, first=first, policy_files=policy_files, **match_options)
     if match_options:
+        from .match import MATCH_OPTIONS
+
         known_options(match_options, SIMULATE_OPTIONS + MATCH_OPTIONS, "simulate")
         raise SimulationError(f"option {sorted(match_options)[0]!r} applies to mode='match' only; "
                               "accepted: add mode='match' (--mode match), or drop it")

@@ -53,12 +53,15 @@ import pandas as pd
 from . import ENGINE_VERSION
 from .decks import Deck, get_deck
 from .errors import SimulationError, UnosimError
-from .io import (  # the chunk files, as this module has always offered them
+from .io import (  # the chunk files, as this module has always offered them (see __all__)
     DamagedFileError,
+    chunk_path,
     combine_chunks,
     covered,
     missing_ranges,
+    quarantine_damaged,
     read_chunks,
+    read_frame,
     stored_ranges,
     sweep_temp_files,
     write_chunk,
@@ -559,4 +562,5 @@ def remove_cell(key: str, root: Path | str | None = None) -> str:
 __all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "run_chunk", "fill_cell",
            "read_cell", "load_cell", "fill_cells", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
            "write_chunk", "write_frame", "write_json", "stored_ranges", "read_chunks", "missing_ranges",
-           "sweep_temp_files", "result_from_records", "SimulationError"]
+           "sweep_temp_files", "result_from_records", "SimulationError", "chunk_path", "covered", "combine_chunks",
+           "quarantine_damaged", "read_frame", "DamagedFileError", "cell_dir", "locked", "read_cell_file"]
