@@ -93,6 +93,7 @@ from typing import Any
 import pandas as pd
 
 from . import answers, paired
+from . import store as _store
 from .backends import backend_session
 from .console import progress_bar
 from .decks import get_deck
@@ -101,7 +102,7 @@ from .policies import split_top_level
 from .rules import parse_rules
 from .sim import default_batch, simulate
 from .stats import z_value
-from .store import DEFAULT_ROOT, Cell, StoreError, fill_cells, load_cell, make_cell
+from .store import Cell, StoreError, fill_cells, load_cell, make_cell
 from .validate import (
     MAX_BATCH,
     MAX_GAMES,
@@ -402,7 +403,7 @@ def compare(arms: list[str | dict], players: int = 4, games: int = 100_000, seed
         "arms": [{"label": lb, "key": c.key, "cell": c.to_dict()} for lb, c in zip(labels, cells, strict=True)],
         "games": out["games"], "metric": metric, "precision": precision, "half_width": out["half_width"],
         "reached": out["reached"], "interrupted": out["interrupted"], "seconds": out["seconds"],
-        "store": str(store if store is not None else DEFAULT_ROOT),
+        "store": str(store if store is not None else _store.DEFAULT_ROOT),
         **_backend_attrs(be, out["ran"], out["seconds"]),
     })
     if factors is not None and not out["interrupted"]:
@@ -832,7 +833,7 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
     df.attrs.update({"name": sw.name, "metric": sw.metric, "compared": compared_axis(sw),
                      "precision": sw.precision, "seconds": total_s,
-                     "interrupted": interrupted, "store": str(store if store is not None else DEFAULT_ROOT),
+                     "interrupted": interrupted, "store": str(store if store is not None else _store.DEFAULT_ROOT),
                      **_backend_attrs(be, ran, total_s),
                      "cells": [{"key": c.key, "cell": c.to_dict(), "axes": a} for a, c in sw.cells]})
     df.attrs["answer_sentences"] = sweep_sentences(df, compared_axis(sw))
