@@ -2960,12 +2960,12 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
         workspace_nb(n, fcol.shape[1])
     polg = pol.copy()
     ppg = pp.copy()
-    z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
     cmask = new_card_masks_nb(gcol, grank)
     R, RD = new_rules_nb(ri, rf)
+    z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
     for g in range(ngames):
@@ -3211,13 +3211,13 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     ms = np.zeros(NMS, np.int64)
     seated = active[3 * n:]
     half = n // 2
-    z50 = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
     lazy_random = ri[RI_LAZY_TIE_BREAK] == 0
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
     cmask = new_card_masks_nb(gcol, grank)
     R, RD = new_rules_nb(ri, rf)
+    z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
     for g in range(nmatches):

@@ -90,7 +90,7 @@ class Table:
 
     @property
     def z50(self) -> int:
-        return (1 + int(self.ri[E.RI_ZERO50_CONDITION])) if self.ri[E.RI_ZERO_WORTH_50] else 0
+        return int(self.R[nb.R_Z50])  # zero_worth_50 as rules_nb unpacked it
 
 
 def table_for(game: int, seed: int, n: int, dk: Any, ri: np.ndarray, rf: np.ndarray, pol: np.ndarray,
