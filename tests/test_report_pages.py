@@ -214,6 +214,11 @@ def test_study_runs_end_to_end(tmp_path: Path) -> None:
     assert res.files["rule_effects.png"].is_file()
     html = res.files["report.html"].read_text()
     assert STUDIES["house_rules"].question in html
+    # the page's answer is one sentence naming the arms with the largest cut and increase in game length
+    turns = res.tables["effects"].query("metric == 'turns'").sort_values("diff")
+    assert res.sentence.startswith(f"The largest cut in game length is {turns['label'].iloc[0]} (")
+    assert f"the largest increase {turns['label'].iloc[-1]} (" in res.sentence and "of 2 rules" in res.sentence
+    assert res.sentence in html
     assert html.index("rule_effects.svg") < html.index("seat_win_rate.svg")  # headline chart first
     assert len(find_runs(tmp_path / "runs")) == 3
     # the store path gives the records a plain run gives
@@ -230,6 +235,11 @@ def test_study_script_command_line(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert " 2 players: seat 0 wins" in proc.stdout and "10 players" in proc.stdout
+    edges = pd.read_csv(out / "players.csv")
+    lo = edges.loc[edges["first_player_edge"].idxmin(), "players"]
+    hi = edges.loc[edges["first_player_edge"].idxmax(), "players"]
+    assert "The first player's edge over a fair share runs from " in proc.stdout
+    assert f"pp ({lo} players) to " in proc.stdout and f"pp ({hi} players); its 95% interval" in proc.stdout
     for name in ("report.html", "summary.md", "first_player_edge_by_players.png",
                  "first_player_edge_by_players.svg", "players.csv"):
         assert (out / name).is_file(), name

@@ -419,6 +419,7 @@ def demo(out: str, games: str, seed: str) -> None:
     except ValueError as e:
         raise _fail(e) from None
     click.echo("\n".join(res.answer))
+    click.echo(res.sentence)
     click.echo(f"headline chart: {res.files[res.study.headline]}")
     click.echo(f"report: {res.files['summary.md']}")
     click.echo(f"page:   {res.files['report.html']}")

@@ -51,6 +51,7 @@ class Study:
     quick_games: int  # default --games: a quick run (seconds to a minute)
     real_games: int  # the documented size for the real answer
     unit: str = "rounds"
+    summary: Callable[[dict[str, pd.DataFrame]], str] | None = None  # the answer in one sentence
 
 
 @dataclass
@@ -62,6 +63,7 @@ class StudyResult:
     files: dict[str, Path]
     seconds: float
     skipped: dict[str, str] = field(default_factory=dict)
+    sentence: str = ""  # the answer in one sentence, where the study has one
 
 
 def pp_text(value: float, lo: float, hi: float) -> str:
@@ -85,6 +87,16 @@ def _first_player_answer(t: dict[str, pd.DataFrame]) -> list[str]:
                      f"(fair share {100 / row.players:.1f}%), edge "
                      f"{pp_text(row.first_player_edge, row.edge_ci_lo, row.edge_ci_hi)}")
     return lines
+
+
+def _first_player_summary(t: dict[str, pd.DataFrame]) -> str:
+    p = t["players"].reset_index(drop=True)
+    lo, hi = p.loc[p["first_player_edge"].idxmin()], p.loc[p["first_player_edge"].idxmax()]
+    above = int((p["edge_ci_lo"] > 0).sum())
+    return (f"The first player's edge over a fair share runs from "
+            f"{pp_text(lo.first_player_edge, lo.edge_ci_lo, lo.edge_ci_hi)} ({lo.players} players) to "
+            f"{pp_text(hi.first_player_edge, hi.edge_ci_lo, hi.edge_ci_hi)} ({hi.players} players); "
+            f"its 95% interval lies above zero at {above} of {len(p)} table sizes.")
 
 
 # ---- house rules ------------------------------------------------------------------------------------
@@ -130,6 +142,18 @@ def _effects_answer(t: dict[str, pd.DataFrame], by_effect: bool = True) -> list[
     return lines
 
 
+def _effects_summary(t: dict[str, pd.DataFrame]) -> str:
+    eff = t["effects"]
+    turns = eff[eff["metric"] == "turns"].set_index("label").sort_values("diff", kind="stable")
+    edge = eff[eff["metric"] == "first_player_edge"]
+    z = z_value(0.95)
+    cut, longer = turns.iloc[0], turns.iloc[-1]
+    moved = int(((edge["ci_lo"] > 0) | (edge["ci_hi"] < 0)).sum())
+    return (f"The largest cut in game length is {cut.name} ({fmt_pm(cut['diff'], z * cut['se'])} turns), the "
+            f"largest increase {longer.name} ({fmt_pm(longer['diff'], z * longer['se'])} turns); {moved} of "
+            f"{len(edge)} rules move the first player's edge beyond its 95% interval.")
+
+
 # ---- UNO Flip vs classic ----------------------------------------------------------------------------
 
 
@@ -165,18 +189,26 @@ def _match_answer(t: dict[str, pd.DataFrame]) -> list[str]:
     return lines
 
 
+def _match_summary(t: dict[str, pd.DataFrame]) -> str:
+    m = t["matches"].reset_index(drop=True)
+    first, last = m.iloc[0], m.iloc[-1]
+    return (f"A match to 500 lasts {first.mean_rounds:.1f} rounds on average with {first.players} players and "
+            f"{last.mean_rounds:.1f} with {last.players} (95% intervals in the table).")
+
+
 STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("first_player", "How big is the first player's edge with 2 to 10 players?",
           _first_player_cells, "first_player_edge_by_players.png", _first_player_answer,
-          quick_games=50_000, real_games=2_000_000),
+          quick_games=50_000, real_games=2_000_000, summary=_first_player_summary),
     Study("house_rules", "What does each house rule, alone, do to game length and to the first player's "
           "edge (4 players, paired against the official rules)?",
-          _house_rule_cells, "rule_effects.png", _effects_answer, quick_games=20_000, real_games=1_000_000),
+          _house_rule_cells, "rule_effects.png", _effects_answer, quick_games=20_000, real_games=1_000_000,
+          summary=_effects_summary),
     Study("flip", "Is UNO Flip longer, swingier or more first-player-friendly than classic UNO?",
           _flip_cells, "rule_effects.png", _flip_answer, quick_games=40_000, real_games=1_000_000),
     Study("match_length", "How long does a match to 500 points last, by number of players?",
           _match_cells, "rounds_per_match_by_players.png", _match_answer, quick_games=4_000,
-          real_games=200_000, unit="matches"),
+          real_games=200_000, unit="matches", summary=_match_summary),
 )}
 
 
@@ -204,6 +236,14 @@ def run_cell(label: str, kw: dict[str, Any], games: int, seed: int, threads: int
     return r, f"{info.get('ran', 0):,} run now, {info.get('stored_before', 0):,} from store {cell.key}"
 
 
+def _lead_answer(sentence: str, answer: list[str]) -> str:
+    """The page's answer: the study's one sentence (every cell's figures are in the tables below it), or
+    every answer line joined where the study has no sentence."""
+    if sentence:
+        return f"**Answer.** {sentence}"
+    return "**Answer** (95% intervals): " + "; ".join(" ".join(a.split()) for a in answer) + "."
+
+
 def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | str | None = None,
               threads: int | None = None, progress: bool = False,
               cells: Sequence[Cell] | None = None, store: Path | str | None = None,
@@ -227,15 +267,17 @@ def run_study(name: str, games: int | None = None, seed: int = 1, out: Path | st
             save_run(r, out_dir / "runs" / slug(label))
             runs.append((label, r.records, r.meta))
             say(f"  {label:<28} {len(r.records):>9,} {study.unit}  ({note})")
+        say(f"  writing the report and its charts into {out_dir} ...")
         tabs = tables(runs)
         answer = study.answer(tabs)
         skipped = house_rule_arms()[1] if name == "house_rules" else {}
-        lead = [f"**Question.** {study.question}", "**Answer** (95% intervals): " + "; ".join(" ".join(a.split()) for a in answer) + "."]
+        sentence = study.summary(tabs) if study.summary is not None else ""
+        lead = [_lead_answer(sentence, answer)]  # the page's title is the question
         if skipped:
             lead.append("Not in this study: " + "; ".join(f"`{k}` ({v})" for k, v in skipped.items()) + ".")
         files = make_report(runs, out_dir, title=f"unosim study: {study.question}", lead=lead,
                             headline=study.headline)
-    return StudyResult(study, out_dir, tabs, answer, files, time.perf_counter() - t0, skipped)
+    return StudyResult(study, out_dir, tabs, answer, files, time.perf_counter() - t0, skipped, sentence)
 
 
 def add_run_options(ap: argparse.ArgumentParser, name: str) -> None:
@@ -261,7 +303,7 @@ def run_and_print(run: Callable[[], Any]) -> int:
         print("interrupted: finished chunks are kept in the store; run the same command again to resume",
               file=sys.stderr)
         return 130
-    print("\n".join(res.answer))
+    print("\n".join([*res.answer, *([res.sentence] if res.sentence else [])]))
     print(f"report: {res.files['report.html']}  ({res.seconds:.0f} s)")
     return 0
 
