@@ -757,7 +757,8 @@ R_START_WD4_REDRAW = 70
 R_START_FLIP_REDRAW = 71
 R_START_RETURN_MIDDLE = 72
 R_START_REVERSE_FIRST = 73
-NR = 74
+R_LAZY_RANDOM = 74          # match mode, lazy scoring: ties for the next dealer are broken at random
+NR = 75
 RD_P_DANCE = 0
 RD_P_FORGET = 1
 RD_P_CATCH = 2
@@ -835,6 +836,7 @@ def rules_nb(ri, rf, R, RD):
     R[R_RB_REBOUNCE] = ri[RI_RB_REBOUNCE] != 0
     R[R_RB_VICTIM_SKIPS] = ri[RI_RB_VICTIM_SKIPS] != 0
     R[R_Z50] = (1 + ri[RI_ZERO50_CONDITION]) if ri[RI_ZERO_WORTH_50] != 0 else 0
+    R[R_LAZY_RANDOM] = ri[RI_LAZY_TIE_BREAK] == 0
     R[R_ILLEGAL_PEN] = ri[RI_ILLEGAL_PENALTY]
     R[R_START_REPLACE_SPECIAL] = ri[RI_START_REPLACE_ANY_SPECIAL] != 0
     R[R_START_WILD_REDRAW] = ri[RI_START_WILD] == 1
@@ -3062,7 +3064,7 @@ def match_round_seed_nb(m, seed, n, mi, ms, scores, obs, rng):
 
 
 @njit(cache=True, _nrt=False)
-def score_match_round_nb(w, wpts, turns, n, mi, lazy_random, ms, scores, pts, rwins, seated, rng):
+def score_match_round_nb(w, wpts, turns, n, mi, R, ms, scores, pts, rwins, seated, rng):
     """The match after a round won by seat w (-1: no winner) worth wpts, with pts[s] the points left in each
     seated hand: the scoring mode scores it and may end the match (ms[MS_DONE], ms[MS_WINNER]); otherwise
     the next dealer and first player.  ``rng``: the round's stream (lazy scoring's tie break)."""
@@ -3078,7 +3080,7 @@ def score_match_round_nb(w, wpts, turns, n, mi, lazy_random, ms, scores, pts, rw
         winner = _rotating_scoring(w, n, mi, ms[MS_ROUNDS], scores, pts)
     elif mode == SC_LAZY:
         if w >= 0:
-            ms[MS_DEALER] = _lazy_dealer_nb(w, n, pts, seated, lazy_random, rng)
+            ms[MS_DEALER] = _lazy_dealer_nb(w, n, pts, seated, R[R_LAZY_RANDOM] != 0, rng)
             ms[MS_FIRST] = w
         if ms[MS_ROUNDS] >= mi[MI_ROUNDS]:
             winner = 0
@@ -3211,7 +3213,6 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     ms = np.zeros(NMS, np.int64)
     seated = active[3 * n:]
     half = n // 2
-    lazy_random = ri[RI_LAZY_TIE_BREAK] == 0
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
@@ -3239,7 +3240,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
                 _round_record(m, ms[MS_ROUNDS], dealer, w, res, r_out[ro])
                 ro += 1
             hand_points_nb(n, res[RES_SIDE], hand, hlen, grank, gpts, z50, seated, pts)
-            if score_match_round_nb(w, res[RES_WPTS], res[RES_TURNS], n, mi, lazy_random, ms, scores, pts, rwins,
+            if score_match_round_nb(w, res[RES_WPTS], res[RES_TURNS], n, mi, R, ms, scores, pts, rwins,
                                     seated, rng):
                 break
         o_winner[g] = ms[MS_WINNER]

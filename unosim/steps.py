@@ -214,8 +214,7 @@ def end_match_round(t: Table, s: State) -> bool:
     n, mi = t.n, t.mi
     seated = s.active[3 * n:]
     nb.hand_points_nb(n, s.res[nb.RES_SIDE], s.hand, s.hlen, t.grank, t.gpts, t.z50, seated, s.pts)
-    lazy_random = bool(t.ri[E.RI_LAZY_TIE_BREAK] == 0)
-    if nb.score_match_round_nb(s.res[nb.RES_WINNER], s.res[nb.RES_WPTS], s.res[nb.RES_TURNS], n, mi, lazy_random,
+    if nb.score_match_round_nb(s.res[nb.RES_WINNER], s.res[nb.RES_WPTS], s.res[nb.RES_TURNS], n, mi, t.R,
                                s.ms, s.scores, s.pts, s.rwins, seated, s.rng) \
             or s.ms[nb.MS_ROUNDS] >= mi[nb.MI_MAX_ROUNDS]:
         return True
