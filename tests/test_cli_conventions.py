@@ -296,3 +296,14 @@ def test_store_hit_compare_and_results_load_no_kernel_nor_charts(tmp_path):
     assert CliRunner().invoke(main, sweep).exit_code == 0
     out = _probe(*sweep)
     assert "official+stacking" in out and out.splitlines()[-1] == "PROBE [] []"  # a store-hit sweep alike
+
+
+def test_the_speed_line_names_threads_or_cluster_workers_in_the_right_number() -> None:
+    from unosim.cli import _speed_line
+
+    base = {"games_per_second": 1234.0, "compile_seconds": 0.5, "engine_version": 4}
+    assert _speed_line({**base, "threads": 1}, "rounds").startswith("1,234 rounds/s on 1 thread;")
+    assert " on 2 threads;" in _speed_line({**base, "threads": 2}, "matches")
+    line = _speed_line({**base, "threads": 1, "workers": 2, "backend": "dask-local", "cluster_start_seconds": 2.61},
+                       "rounds")
+    assert " on 2 dask-local workers (cluster start 2.6 s, not counted);" in line

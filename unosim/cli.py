@@ -263,6 +263,17 @@ def _speed(s: dict, unit: str) -> str:
     return f"{gps:,.0f} {unit}/s" if gps is not None else f"no {unit} run now (all were stored)"
 
 
+def _speed_line(s: dict, unit: str) -> str:
+    """The last line of a summary: speed, where it ran (threads, or the workers of a cluster), compile time."""
+    if s.get("workers"):
+        where = (f"{s['workers']} {s.get('backend', 'dask')} worker{'s' * (s['workers'] != 1)} "
+                 f"(cluster start {s.get('cluster_start_seconds', 0):.1f} s, not counted)")
+    else:
+        where = f"{s.get('threads')} thread{'s' * (s.get('threads') != 1)}"
+    return (f"{_speed(s, unit)} on {where}; compile/cache load {s.get('compile_seconds', 0):.2f} s; "
+            f"engine v{s.get('engine_version')}")
+
+
 def format_summary(s: dict) -> str:
     """A readable table of the summary with 95% confidence half-widths."""
     from .fmt import fmt_pm
@@ -286,8 +297,7 @@ def format_summary(s: dict) -> str:
         lines += ["", "policy                     win rate per seat (95% CI)"]
         for name, rate in s["policy_win_rate"].items():
             lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_win_rate_se'][name] or 0), pct=True)}")
-    lines += ["", f"{_speed(s, 'rounds')} on {s.get('threads')} threads; compile/cache load "
-                  f"{s.get('compile_seconds', 0):.2f} s; engine v{s.get('engine_version')}"]
+    lines += ["", _speed_line(s, "rounds")]
     return "\n".join(lines)
 
 
@@ -331,8 +341,7 @@ def format_match_summary(s: dict) -> str:
         lines += ["", "policy                     round win rate per seat"]
         for name, rate in s["policy_round_win_rate"].items():
             lines.append(f"{name:<26} {fmt_pm(rate, 1.96 * (s['policy_round_win_rate_se'][name] or 0), pct=True)}")
-    lines += ["", f"{_speed(s, 'matches')} on {s.get('threads')} threads; compile/cache load "
-                  f"{s.get('compile_seconds', 0):.2f} s; engine v{s.get('engine_version')}"]
+    lines += ["", _speed_line(s, "matches")]
     return "\n".join(lines)
 
 
