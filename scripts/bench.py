@@ -25,6 +25,10 @@ a cell, one thread) into a fresh store and ``simulate`` of the same 20 cells, in
 shows the sweep's rounds/s as a ratio to simulate's (the median of the three pairs): with start-up excluded
 (the sweep's simulating seconds against simulate's engine seconds) and included (the whole ``run_sweep``
 call, store and paired differences, against the 20 whole ``simulate`` calls, records and summaries).
+Three more ratios, each the median of three interleaved pairs: all threads against one (official,
+4 players, ``random``); ``lookahead(rollouts=100)``'s playouts per second against whole ``greedy`` rounds
+per second (4 players, one thread); and a 2,000,000-round run on ``dask-local`` workers against local
+threads of the same number (not with ``--quick``).
 The command-line rows also show the user CPU seconds of each command (less affected by a busy machine).
 """
 
@@ -156,6 +160,54 @@ def rate(rules: str, players: int, policies: str, games: int, threads: int, deck
     return best, max(refs), statistics.median(ratios)
 
 
+def playouts_vs_rounds(rollouts: int = 100, rounds: int = 12) -> dict:
+    """``lookahead``'s playouts per second (one seat of four beside three ``greedy``, one thread; its own
+    counter of playouts and the seconds spent in its compiled playout calls) as a ratio to whole rounds per
+    second of four ``greedy`` (one thread) timed beside it: the median of three interleaved pairs; and the
+    same with the wall time of the whole run (Python between decisions and the other seats included)."""
+    from unosim import simulate
+    from unosim.lookahead import COUNTERS
+
+    pols = f"lookahead(rollouts={rollouts}),greedy,greedy,greedy"
+    simulate(games=2, seed=1, players=4, policies=pols, threads=1)
+    simulate(games=1000, seed=1, players=4, policies="greedy", threads=1)
+    ratios, overall, playouts = [], [], []
+    for rep in range(3):
+        COUNTERS.reset()
+        t = time.perf_counter()
+        simulate(games=rounds, seed=rep, players=4, policies=pols, threads=1)
+        wall = time.perf_counter() - t
+        playouts.append(COUNTERS.playouts / COUNTERS.seconds)
+        whole = simulate(games=50_000, seed=rep, players=4, policies="greedy", threads=1).summary["games_per_second"]
+        ratios.append(playouts[-1] / whole)
+        overall.append(COUNTERS.playouts / wall / whole)
+    return {"rollouts": rollouts, "playouts_per_s": max(playouts), "ratio_to_rounds": statistics.median(ratios),
+            "ratio_to_rounds_whole_run": statistics.median(overall)}
+
+
+def dask_vs_local(games: int = 2_000_000, workers: int = 2) -> dict | None:
+    """A ``games``-round simulate on ``--backend dask-local --workers 2`` as a ratio to local threads (2):
+    wall seconds of the run (the cluster is started once, before, and not counted), the median of three
+    interleaved pairs; None where Dask is not installed."""
+    try:
+        from unosim import backends, simulate
+        from unosim.store import make_cell
+    except ImportError:
+        return None
+    ratios = []
+    with backends.backend_session("dask-local", workers=workers) as be:
+        backends.run_cell(be, make_cell(), 100_000)
+        simulate(games=1000, seed=1, threads=workers)
+        for _ in range(3):
+            t = time.perf_counter()
+            backends.run_cell(be, make_cell(), games)
+            dask_s = time.perf_counter() - t
+            t = time.perf_counter()
+            simulate(games=games, seed=0, threads=workers)
+            ratios.append((time.perf_counter() - t) / dask_s)
+    return {"games": games, "workers": workers, "ratio_to_local": statistics.median(ratios)}
+
+
 def build_c_reference() -> Path | None:
     """Compile the C reference into build/cref/; None (with a printed note) without a compiler."""
     cc = cref.compiler()
@@ -202,6 +254,16 @@ def main() -> None:
     print(f"sweep of {sweep['cells']} cells x {sweep['rounds_per_cell']:,} rounds, one thread: "
           f"{sweep['ratio_excluding_startup']:.2f}x simulate's rounds/s (start-up excluded), "
           f"{sweep['ratio_including_startup']:.2f}x (included)", flush=True)
+    scale = rate("official", 4, "random", args.games, ncpu, against=dict(players=4, policies="random", threads=1))
+    print(f"{ncpu} threads against 1 (official, 4 players, random): {scale[2]:.2f}x", flush=True)
+    play = playouts_vs_rounds()
+    print(f"lookahead(rollouts={play['rollouts']}) playouts: {play['playouts_per_s']:,.0f}/s, "
+          f"{play['ratio_to_rounds']:.2f}x whole greedy rounds/s (4 players, one thread; "
+          f"{play['ratio_to_rounds_whole_run']:.2f}x counting the whole run's time)", flush=True)
+    dask = None if args.quick else dask_vs_local(workers=ncpu)
+    if dask is not None:
+        print(f"dask-local, {dask['workers']} workers, {dask['games']:,} rounds: {dask['ratio_to_local']:.2f}x "
+              f"local threads ({dask['workers']})", flush=True)
     c_exe = build_c_reference()
     players_list = (4,) if args.quick else (2, 4, 6)
     c_head = f" {'C rounds/s':>12} {'vs C':>8}" if c_exe is not None else ""
@@ -236,7 +298,7 @@ def main() -> None:
         print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({ratio:.2f}x official)", flush=True)
     if args.json:
         print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "cli": cli, "sweep": sweep,
-                          "rows": rows}))
+                          "threads_ratio": scale[2], "playouts": play, "dask": dask, "rows": rows}))
 
 
 if __name__ == "__main__":
