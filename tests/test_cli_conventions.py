@@ -307,3 +307,20 @@ def test_the_speed_line_names_threads_or_cluster_workers_in_the_right_number() -
     line = _speed_line({**base, "threads": 1, "workers": 2, "backend": "dask-local", "cluster_start_seconds": 2.61},
                        "rounds")
     assert " on 2 dask-local workers (cluster start 2.6 s, not counted);" in line
+
+
+def test_the_study_command_offers_exactly_the_studies(tmp_path) -> None:
+    from unosim.cli_types import STUDY
+    from unosim.studies import STUDIES
+
+    assert list(STUDY.choices) == list(STUDIES)
+    bad = subprocess.run([sys.executable, "-m", "unosim.cli", "study", "first_players"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "first_players" in bad.stderr and "first_player" in bad.stderr.replace("first_players", "")
+    ok = subprocess.run([sys.executable, "-m", "unosim.cli", "study", "first_player", "-g", "300", "-s", "2",
+                         "-o", str(tmp_path / "fp"), "--threads", "1", "--store", str(tmp_path / "store"), "-q"],
+                        capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert "10 players: seat 0 wins" in ok.stdout and "its 95% interval lies above zero at" in ok.stdout
+    assert (tmp_path / "fp" / "report.html").is_file() and len(list((tmp_path / "store").glob("*/cell.json"))) == 9

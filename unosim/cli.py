@@ -22,6 +22,7 @@ from .cli_types import (
     SCORING,
     SEATING,
     SEED,
+    STUDY,
     add_examples,
     parse_int,
     quiet_option,
@@ -432,6 +433,41 @@ def demo(out: str, games: str, seed: str) -> None:
     click.echo(f"headline chart: {res.files[res.study.headline]}")
     click.echo(f"report: {res.files['summary.md']}")
     click.echo(f"page:   {res.files['report.html']}")
+
+
+@main.command("study")
+@click.argument("name", type=STUDY)
+@click.option("-g", "--games", type=COUNT, default=None,
+              help="Rounds (matches for match_length) per cell [default: the study's quick size; its --help "
+                   "below names the size of the real answer].")
+@click.option("-s", "--seed", type=SEED, default="1", show_default=True, help="Master seed, the same for every cell.")
+@click.option("-o", "--out", metavar="DIR", default=None, help="Report folder [default: results/NAME].")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("--store", metavar="DIR", default="results/store", show_default=True,
+              help="Results store: a rerun reuses stored games; a larger --games adds only the missing ones.")
+@click.option("--no-store", is_flag=True, help="Simulate without the results store.")
+@quiet_option
+def study_cmd(name: str, games: int | None, seed: int, out: str | None, threads: int | None, store: str,
+              no_store: bool) -> None:
+    """One question answered end to end, with a page and charts: first_player (the first player's edge, 2-10
+    players), house_rules (each house rule's effect on length and edge), flip (UNO Flip against classic),
+    match_length (rounds per match to 500).  Without --games it runs the study's quick size and says which
+    size gives the real answer."""
+    from .studies import STUDIES, run_study
+
+    study = STUDIES[name]
+    out_dir = _check_out(out if out is not None else f"results/{name}")
+    click.echo(study.question)
+    if games is None:
+        click.echo(f"a quick run of {study.quick_games:,} {study.unit} per cell; -g {study.real_games:,} gives the "
+                   "real answer")
+    try:
+        res = run_study(name, games=games, seed=seed, out=out_dir, threads=threads, progress=sys.stderr.isatty(),
+                        store=None if no_store else store, echo=click.echo)
+    except ValueError as e:
+        raise _fail(e) from None
+    click.echo("\n".join([*res.answer, *([res.sentence] if res.sentence else [])]))
+    click.echo(f"page: {res.files['report.html']}  ({res.seconds:.0f} s)")
 
 
 def _report_runs(runs: tuple[str, ...]) -> tuple[list, bool]:
@@ -1168,23 +1204,29 @@ def decks_cmd() -> None:
 
 
 @main.command("skill")
-@click.option("--rules", "rules", default="official", show_default=True, help="Rules string, see `unosim rules`.")
-@click.option("--deck", default="classic", show_default=True, help="Deck.")
-@click.option("--players", default="2", show_default=True, help="Seats at the table, 2..10.")
+@click.option("--rules", "rules", default="official", show_default=True,
+              help="Rules string: presets and options joined by '+'; see `unosim rules`.")
+@click.option("--deck", default="classic", show_default=True, metavar="DECK", help=DECK_HELP)
+@click.option("-n", "--players", default="2", show_default=True, type=PLAYERS, help="Seats at the table, 2..10.")
 @click.option("--strong", default="expert", show_default=True, help="The strong player of the headline.")
-@click.option("--rounds", default="4000", show_default=True, help="Rounds per cell of a heuristic player.")
-@click.option("--matches", default="200", show_default=True, help="Matches to 500 per match cell (0: none).")
-@click.option("--search-rounds", default="60", show_default=True,
+@click.option("--rounds", type=COUNT, default="4000", show_default=True, help="Rounds per cell of a heuristic player.")
+@click.option("--matches", type=COUNT, default="200", show_default=True, help="Matches to 500 per match cell (0: none).")
+@click.option("--search-rounds", type=COUNT, default="60", show_default=True,
               help="Rounds per cell of a search player and of the ceiling (0: none).")
-@click.option("--budgets", default="16,64", show_default=True, help="lookahead rollouts on the ladder, a comma list.")
-@click.option("--ceiling-rollouts", default="64", show_default=True, help="Rollouts of the cheat_ceiling player.")
+@click.option("--budgets", default="16,64", show_default=True, metavar="N,N,...",
+              help="lookahead rollouts on the ladder, a comma list.")
+@click.option("--ceiling-rollouts", type=COUNT, default="64", show_default=True,
+              help="Rollouts of the cheat_ceiling player.")
 @click.option("--no-ladder", is_flag=True, help="Only the headline.")
 @click.option("--sweep", is_flag=True, help="Instead: the strong player's skill share with 2-10 players, the main "
                                             "presets and UNO Flip (--rounds and --matches per cell).")
-@click.option("--seed", default="1", show_default=True, help="Master seed (the same deals in every cell).")
-@click.option("--threads", default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
-@click.option("--out", default=None, help="Directory for the page (summary.md, report.html), charts and CSV tables.")
+@click.option("-s", "--seed", type=SEED, default="1", show_default=True,
+              help="Master seed (the same deals in every cell).")
+@click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
+@click.option("-o", "--out", metavar="DIR", default=None,
+              help="Directory for the page (summary.md, report.html), charts and CSV tables.")
 @_policy_file_option
+@quiet_option
 def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
               sweep, seed, threads, out, policy_files) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""

@@ -104,6 +104,8 @@ SCORING = Choice(["standard", "self_loser", "lowest_wins", "elimination", "elimi
                   "elimination_final_two", "hp_challenge", "tournament_elimination", "lazy", "lazy_scoring",
                   "rotating_partners"],
                  shown=["standard", "self_loser", "lowest_wins", "elimination", "lazy", "rotating_partners"])
+#: the studies of ``unosim study`` (unosim.studies.STUDIES; tests/test_cli_conventions.py checks they agree)
+STUDY = Choice(["first_player", "house_rules", "flip", "match_length"])
 DECK_HELP = ("Deck: classic, numbers_only, flip, harry_potter, bts, classic(copies=2,no_wilds) ... or a "
              "PATH.toml; see `unosim decks`.")
 
@@ -145,6 +147,7 @@ EXAMPLES = {
     "tournament": "unosim tournament -p random,greedy,hold_wilds -g 10k",
     "tune": "unosim tune --policy greedy --budget 60k -o tuned/greedy",
     "skill": "unosim skill --players 4 --out results/skill\nunosim skill --sweep",
+    "study": "unosim study house_rules\nunosim study first_player -g 2M -o results/first_player",
 }
 
 

@@ -292,8 +292,8 @@ def add_run_options(ap: argparse.ArgumentParser, name: str) -> None:
 
 
 def run_and_print(run: Callable[[], Any]) -> int:
-    """Run a study (``run()`` returns a result with ``answer``, ``files`` and ``seconds``), print its answer
-    and report path; exit code 0, or 2 with a one-line error, or 130 when interrupted."""
+    """Run a study (``run()`` returns a result with ``answer``, ``files``, ``seconds`` and perhaps
+    ``sentence``), print its answer and report path; exit code 0, or 2 with a one-line error, or 130 when interrupted."""
     try:
         res = run()
     except ValueError as e:
@@ -303,7 +303,8 @@ def run_and_print(run: Callable[[], Any]) -> int:
         print("interrupted: finished chunks are kept in the store; run the same command again to resume",
               file=sys.stderr)
         return 130
-    print("\n".join([*res.answer, *([res.sentence] if res.sentence else [])]))
+    sentence = getattr(res, "sentence", "")
+    print("\n".join([*res.answer, *([sentence] if sentence else [])]))
     print(f"report: {res.files['report.html']}  ({res.seconds:.0f} s)")
     return 0
 
