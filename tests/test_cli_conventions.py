@@ -324,3 +324,11 @@ def test_the_study_command_offers_exactly_the_studies(tmp_path) -> None:
     assert ok.returncode == 0, ok.stderr
     assert "10 players: seat 0 wins" in ok.stdout and "its 95% interval lies above zero at" in ok.stdout
     assert (tmp_path / "fp" / "report.html").is_file() and len(list((tmp_path / "store").glob("*/cell.json"))) == 9
+
+
+def test_help_imports_neither_numpy_nor_pandas():
+    probe = ("import sys\nfrom unosim.cli import run\ntry:\n    run(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print('PROBE', sorted(m for m in ('numpy', 'pandas', 'numba', 'matplotlib') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1] == "PROBE []"

@@ -40,11 +40,13 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from . import enums as E
 from .errors import PolicyAnswerError, PolicyError
+
+if TYPE_CHECKING:  # numpy is imported where arrays are made: `unosim --help` needs the registry, not numpy
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,8 @@ def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
 
 def pack_policies(specs: list[PolicySpec]) -> tuple[np.ndarray, np.ndarray]:
     """Per-seat policy ids and the (players, NPP) float parameter matrix for the kernel."""
+    import numpy as np
+
     pol = np.array([POLICIES[s.name].pid for s in specs], np.int64)
     pp = np.zeros((len(specs), E.NPP), np.float64)
     for i, s in enumerate(specs):
