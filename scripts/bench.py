@@ -51,8 +51,8 @@ from bench_dask import sweep_spec
 ROOT = Path(__file__).resolve().parent.parent
 USER_POLICY = ROOT / "scripts" / "policy_example_numba.py"
 STARTUP = (
-    "import time; t=time.perf_counter(); from unosim.sim import warm_up; warm_up(); "
-    "import unosim.scenario as s; s.play(players=4, seed=1, policies='random'); "
+    "import time; t=time.perf_counter(); from unosim.running.sim import warm_up; warm_up(); "
+    "import unosim.running.scenario as s; s.play(players=4, seed=1, policies='random'); "
     "print(time.perf_counter()-t)"
 )
 
@@ -106,7 +106,7 @@ def sweep_vs_simulate(games: int = 20_000) -> dict:
     """The 20-cell sweep's rounds/s as a ratio to ``simulate`` of the same cells (one thread), start-up
     excluded and included (see the module doc); medians of three interleaved pairs."""
     from unosim import simulate
-    from unosim.experiments import run_sweep
+    from unosim.lab.experiments import run_sweep
 
     spec = sweep_spec(games)
     cells = [dict(players=p, rules=r) for p in range(2, 7) for r in spec["grid"]["rules"]]
@@ -166,7 +166,7 @@ def playouts_vs_rounds(rollouts: int = 100, rounds: int = 12) -> dict:
     second of four ``greedy`` (one thread) timed beside it: the median of three interleaved pairs; and the
     same with the wall time of the whole run (Python between decisions and the other seats included)."""
     from unosim import simulate
-    from unosim.lookahead import COUNTERS
+    from unosim.players.lookahead import COUNTERS
 
     pols = f"lookahead(rollouts={rollouts}),greedy,greedy,greedy"
     simulate(games=2, seed=1, players=4, policies=pols, threads=1)
@@ -190,8 +190,9 @@ def dask_vs_local(games: int = 2_000_000, workers: int = 2) -> dict | None:
     wall seconds of the run (the cluster is started once, before, and not counted), the median of three
     interleaved pairs; None where Dask is not installed."""
     try:
-        from unosim import backends, simulate
-        from unosim.store import make_cell
+        from unosim import simulate
+        from unosim.results import backends
+        from unosim.results.store import make_cell
     except ImportError:
         return None
     ratios = []

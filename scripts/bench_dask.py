@@ -15,9 +15,9 @@ import statistics
 import tempfile
 import time
 
-from unosim.backends import backend_session, compute_task
-from unosim.experiments import run_sweep
-from unosim.store import ChunkTask, make_cell, run_chunk
+from unosim.lab.experiments import run_sweep
+from unosim.results.backends import backend_session, compute_task
+from unosim.results.store import ChunkTask, make_cell, run_chunk
 
 RULES = ["official", "official+stacking", "official+seven_zero", "official+jump_in"]
 

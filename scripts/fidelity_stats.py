@@ -17,8 +17,8 @@ import json
 import numpy as np
 
 from unosim import ENGINE_VERSION
-from unosim.match import simulate_matches
-from unosim.sim import simulate
+from unosim.running.match import simulate_matches
+from unosim.running.sim import simulate
 
 
 def deflect(args: argparse.Namespace) -> dict:

@@ -12,8 +12,8 @@ import argparse
 import numpy as np
 
 from unosim import simulate
-from unosim.policy_api import HEURISTICS
-from unosim.stats import proportion_ci
+from unosim.analysis.stats import proportion_ci
+from unosim.players.policy_api import HEURISTICS
 
 
 def row(name: str, rounds: int, seed: int) -> list[str]:

@@ -4,12 +4,12 @@
     python scripts/study_flip.py --games N       # see --help for the size that gives the real answer
 
 Writes the report (report.html, summary.md, charts as PNG and SVG, CSV tables) and the runs
-into results/flip/ (or --out).  See unosim/studies.py.
+into results/flip/ (or --out).  See unosim/lab/studies.py.
 """
 
 import sys
 
-from unosim.studies import main
+from unosim.lab.studies import main
 
 if __name__ == "__main__":
     sys.exit(main("flip"))

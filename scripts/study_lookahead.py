@@ -19,10 +19,10 @@ import matplotlib as mpl
 import pandas as pd
 
 from unosim import simulate
-from unosim.lookahead import COUNTERS
-from unosim.pages import Page, PageFigure, Section, write_pages
-from unosim.report import OKABE_ITO, STYLE, fmt_pm, legend, new_figure, save_figure
-from unosim.stats import proportion_ci
+from unosim.analysis.stats import proportion_ci
+from unosim.players.lookahead import COUNTERS
+from unosim.reports.pages import Page, PageFigure, Section, write_pages
+from unosim.reports.report import OKABE_ITO, STYLE, fmt_pm, legend, new_figure, save_figure
 
 
 def budget_row(rollouts: int | None, games: int, seed: int, threads: int | None, players: int) -> dict:

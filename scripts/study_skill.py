@@ -6,12 +6,12 @@
 
 Answers four questions (edge by rules, edge by players, per round vs per match to 500, share of the
 outcome variance explained by strategy vs deal) and writes the report (report.html, summary.md,
-charts as PNG and SVG, CSV tables) and the runs into results/skill/ (or --out).  See unosim/skill.py.
+charts as PNG and SVG, CSV tables) and the runs into results/skill/ (or --out).  See unosim/lab/skill.py.
 """
 
 import sys
 
-from unosim.skill import main
+from unosim.lab.skill import main
 
 if __name__ == "__main__":
     sys.exit(main())

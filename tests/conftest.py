@@ -30,7 +30,7 @@ def _store_in_a_temporary_folder(tmp_path_factory):
     """Commands that fill the results store by default (tournament, tune) keep it out of the working tree, in a
     store of each test's own: one shared by a worker's tests let a test that kills or damages a cell (the
     safety and resume tests) leave it for the next one."""
-    from unosim import store
+    from unosim.results import store
 
     default, store.DEFAULT_ROOT = store.DEFAULT_ROOT, tmp_path_factory.mktemp("default-store")
     yield

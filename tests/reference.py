@@ -1,6 +1,6 @@
 """A deliberately simple pure-Python reference for one round of official classic UNO.
 
-Written from the rules text alone (not from ``unosim/nb.py``) so that it is an independent
+Written from the rules text alone (not from ``unosim/core/nb.py``) so that it is an independent
 implementation the compiled engine can be checked against statistically; see
 ``tests/test_reference.py``.  Only the two built-in policies ``random`` and ``greedy`` exist here,
 and the only randomness is one ``random.Random``.

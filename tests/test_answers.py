@@ -16,12 +16,12 @@ import pytest
 from click.testing import CliRunner
 
 from unosim.cli import main
-from unosim.experiments import arm_records, compare, run_sweep
-from unosim.policy_api import load_policy_files
-from unosim.store import list_cells
+from unosim.lab.experiments import arm_records, compare, run_sweep
+from unosim.players.policy_api import load_policy_files
+from unosim.results.store import list_cells
 
 NUMBA_FILE = """
-from unosim.policy_api import policy, D_PLAY, OBS_NLEGAL, greedy_obs_nb
+from unosim.players.policy_api import policy, D_PLAY, OBS_NLEGAL, greedy_obs_nb
 
 @policy()
 def NAME(kind, obs, params, rng):
@@ -31,7 +31,7 @@ def NAME(kind, obs, params, rng):
 """
 
 PY_FILE = """
-from unosim.external import PythonPolicy
+from unosim.players.external import PythonPolicy
 
 class Mine(PythonPolicy):
     name = "NAME"
@@ -142,8 +142,8 @@ def test_tournament_and_tune_take_numba_and_python_policy_files(tmp_path, comman
 
 # ---- effects with scale, sentences, robustness and interactions ---------------------------------------------
 
-from unosim import answers  # noqa: E402
-from unosim.paired import paired_difference  # noqa: E402
+from unosim.analysis import answers  # noqa: E402
+from unosim.analysis.paired import paired_difference  # noqa: E402
 
 
 def test_every_effect_comes_relative_to_the_baseline_and_as_a_sentence(tmp_path):
@@ -278,7 +278,7 @@ def test_a_robust_sweep_checks_every_effect_under_every_player_model(tmp_path):
 
 
 def test_the_reproduce_line_names_the_policy_files_and_their_content():
-    from unosim.report import reproduce_command
+    from unosim.reports.report import reproduce_command
 
     meta = {"rules": "official", "players": 2, "policies": ["low_first", "greedy"], "seed": 1, "games": 10,
             "policy_files": [{"path": "/x/my policy.py", "sha256": "ab" * 32}]}

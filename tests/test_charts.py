@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import StepPatch
 from test_report import make_meta, make_records
 
-from unosim.charts import (
+from unosim.reports.charts import (
     MAX_SERIES,
     PALETTE,
     REFERENCE,
@@ -31,7 +31,7 @@ from unosim.charts import (
     plain,
     save_figure,
 )
-from unosim.report import make_report, report_charts, write_chart
+from unosim.reports.report import make_report, report_charts, write_chart
 
 N = 4000
 EFFECTS = {"rule_effects.png": "x", "first_player_edge_by_players.png": "y"}  # axis that must show zero
@@ -239,7 +239,7 @@ def test_without_answer_sentences_the_page_opens_with_the_effects_in_words(tmp_p
 
 @pytest.mark.parametrize("case", ["sweep", "three arms"])
 def test_a_caption_drawn_into_the_image_sits_under_everything(case: str, tmp_path: Path) -> None:
-    from unosim.charts import _draw_caption
+    from unosim.reports.charts import _draw_caption
 
     runs = CASES[case]()
     with mpl.rc_context(STYLE):

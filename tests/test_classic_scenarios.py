@@ -1,9 +1,9 @@
 """Rigged-deck scenarios for official classic UNO (docs/rules.md section 1), one rule at a time.
 
-Every scenario deals tiny hands with :func:`unosim.scenario.play` and asserts the exact outcome:
+Every scenario deals tiny hands with :func:`unosim.running.scenario.play` and asserts the exact outcome:
 the event log, who acted, who drew what, the turn count, the final colour and the points.
 
-Conventions used below (see ``unosim/scenario.py``): the dealer is the last seat, seat 0 acts
+Conventions used below (see ``unosim/running/scenario.py``): the dealer is the last seat, seat 0 acts
 first; the deck is rigged top down as hands, starting card, ``pile``, then every remaining card in
 canonical order.  Under the official rules Wild Draw Four challenges are on, so a *scripted* seat
 hit by a Wild Draw Four is asked ``"challenge"``/``"accept"`` before it draws.
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from unosim import enums as E
-from unosim.decks import classic_kinds
-from unosim.scenario import Game, parse_kind, play
+from unosim.core import enums as E
+from unosim.ruleset.decks import classic_kinds
+from unosim.running.scenario import Game, parse_kind, play
 
 R, Y, G, B = E.RED, E.YELLOW, E.GREEN, E.BLUE
 WD4_IDS = (104, 105, 106, 107)   # physical ids of the Wild Draw Fours in canonical order
@@ -684,7 +684,7 @@ def test_win_on_the_last_allowed_turn_is_a_win() -> None:
     assert (g.end_reason, g.winner, g.turns, g.points) == ("win", 0, 1, 3)
 
 
-# ---- greedy policy (unosim/policies.py) ----------------------------------------------------------------
+# ---- greedy policy (unosim/players/policies.py) ----------------------------------------------------------------
 
 FILL = [["g8", "y8"], ["b8", "y8"]]
 

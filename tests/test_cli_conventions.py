@@ -19,7 +19,7 @@ from unosim.errors import SimulationError
 # ---- item 4: a policy that answers out of range, does not compile or raises ---------------------------
 
 NUMBA_OUT_OF_RANGE = """
-    from unosim.policy_api import policy
+    from unosim.players.policy_api import policy
 
 
     @policy()
@@ -29,7 +29,7 @@ NUMBA_OUT_OF_RANGE = """
 NUMBA_COUNTER = """
     from collections import Counter
 
-    from unosim.policy_api import policy
+    from unosim.players.policy_api import policy
 
 
     @policy()
@@ -38,7 +38,7 @@ NUMBA_COUNTER = """
         return 0
     """
 PYTHON_RAISES = """
-    from unosim.external import PythonPolicy
+    from unosim.players.external import PythonPolicy
 
 
     def helper(d):
@@ -52,7 +52,7 @@ PYTHON_RAISES = """
             return helper(d)
     """
 PYTHON_OUT_OF_RANGE = """
-    from unosim.external import PythonPolicy
+    from unosim.players.external import PythonPolicy
 
 
     class Far(PythonPolicy):
@@ -166,7 +166,7 @@ def test_bad_choice_and_range_are_one_line(cli_error):
 
 def test_choices_match_the_api():
     from unosim.cli_types import BACKEND, MODE, SCORING, SEATING
-    from unosim.match import SCORINGS
+    from unosim.running.match import SCORINGS
     from unosim.validate import BACKENDS, MODES, SEATINGS
 
     assert sorted(SCORING.choices) == sorted(SCORINGS)
@@ -187,7 +187,7 @@ def test_rules_hide_internals_unless_verbose():
 
 
 def test_arm_may_start_with_a_bare_rules_string():
-    from unosim.experiments import parse_arm
+    from unosim.lab.experiments import parse_arm
 
     arm = parse_arm("stacking; label:Stack it")
     assert (arm.label, arm.rules) == ("Stack it", "stacking")
@@ -247,7 +247,8 @@ def test_compile_notice_says_what_and_how_long_only_when_not_cached(tmp_path, mo
 
 
 def test_policy_slot_compile_is_timed(tmp_path):
-    from unosim import console, policies, policy_api
+    from unosim import console
+    from unosim.players import policies, policy_api
 
     path = _policy_file(tmp_path, NUMBA_OUT_OF_RANGE.replace("always_99", "timed_slot_99"))
     policy_api.load_policy_files([path])
@@ -258,10 +259,10 @@ def test_policy_slot_compile_is_timed(tmp_path):
 
 
 #: the heavy modules a command may import (the charts, Dask, numba and the unosim modules that import numba)
-HEAVY = ("matplotlib", "distributed", "numba", "unosim.nb", "unosim.heuristics_nb", "unosim.lookahead",
-         "unosim.policy_api", "unosim.external", "unosim.match")
+HEAVY = ("matplotlib", "distributed", "numba", "unosim.core.nb", "unosim.core.heuristics_nb", "unosim.players.lookahead",
+         "unosim.players.policy_api", "unosim.players.external", "unosim.running.match")
 PROBE = ("import sys\nfrom unosim.cli import run\ntry:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-         "nb = sys.modules.get('unosim.nb')\n"
+         "nb = sys.modules.get('unosim.core.nb')\n"
          f"print('PROBE', sorted(m for m in {HEAVY!r} if m in sys.modules), "
          "nb.entry.compiled() if nb else [])")
 
@@ -311,7 +312,7 @@ def test_the_speed_line_names_threads_or_cluster_workers_in_the_right_number() -
 
 def test_the_study_command_offers_exactly_the_studies(tmp_path) -> None:
     from unosim.cli_types import STUDY
-    from unosim.studies import STUDIES
+    from unosim.lab.studies import STUDIES
 
     assert list(STUDY.choices) == list(STUDIES)
     bad = subprocess.run([sys.executable, "-m", "unosim.cli", "study", "first_players"], capture_output=True,

@@ -1,4 +1,4 @@
-"""Execution backends (unosim.backends): dask-local gives the records of a local run, survives a killed
+"""Execution backends (unosim.results.backends): dask-local gives the records of a local run, survives a killed
 worker, resumes an interrupted fill, and refuses a bad scheduler fast.
 
 One LocalCluster of 2 worker processes is shared by the module (started once, closed in the
@@ -18,14 +18,14 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from unosim.backends import CONNECT_TIMEOUT_S, DaskBackend, backend_session, open_backend, run_cells
-from unosim.backends import simulate as simulate_on
 from unosim.cli import main
 from unosim.errors import BackendError
-from unosim.experiments import compare, run_sweep
-from unosim.rundir import simulate_into
-from unosim.sim import simulate
-from unosim.store import Cell, fill_cell, make_cell, read_cell, stored_ranges
+from unosim.lab.experiments import compare, run_sweep
+from unosim.results.backends import CONNECT_TIMEOUT_S, DaskBackend, backend_session, open_backend, run_cells
+from unosim.results.backends import simulate as simulate_on
+from unosim.results.rundir import simulate_into
+from unosim.results.store import Cell, fill_cell, make_cell, read_cell, stored_ranges
+from unosim.running.sim import simulate
 
 pytestmark = pytest.mark.xdist_group("dask")  # one cluster per test process: keep the file together
 
@@ -206,7 +206,7 @@ def test_user_policy_file_works_on_dask_local(cluster):
 
 def test_tournament_on_dask_local_matches_local(cluster, tmp_path):
     """Every line-up's chunks go to the cluster together; the table (win rates, ratings) is the local one."""
-    from unosim.tournament import run_tournament
+    from unosim.lab.tournament import run_tournament
 
     kw = dict(players=3, games=300, seed=13, bootstrap=20)
     local = run_tournament("random,greedy", store=tmp_path / "local", **kw)
@@ -217,7 +217,7 @@ def test_tournament_on_dask_local_matches_local(cluster, tmp_path):
 
 def test_tuning_on_dask_local_matches_local(cluster, tmp_path):
     """A generation's candidates go to the cluster together; the search and its evaluation are the local ones."""
-    from unosim.tune import tune
+    from unosim.lab.tune import tune
 
     kw = dict(players=3, budget=1800, against="greedy", seed=4, popsize=4, games_per_eval=150, eval_games=300)
     local = tune("greedy(bluff=1,challenge=1)", store=tmp_path / "local", **kw)
@@ -233,7 +233,7 @@ def test_losing_the_scheduler_mid_run_is_one_line_and_keeps_finished_chunks(tmp_
     import subprocess
     import sys
 
-    from unosim.io import load_run
+    from unosim.results.io import load_run
 
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     port = _closed_port()

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import unosim
-from unosim import enums as E
-from unosim.decks import (
+from unosim.core import enums as E
+from unosim.ruleset.decks import (
     ALIASES,
     DECKS,
     Deck,

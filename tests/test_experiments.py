@@ -16,8 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from unosim import simulate
+from unosim.analysis.paired import independent_se, metric_values, paired_difference, variance_ratio
 from unosim.cli import main
-from unosim.experiments import (
+from unosim.lab.experiments import (
     ExperimentError,
     arm_records,
     compare,
@@ -27,8 +28,7 @@ from unosim.experiments import (
     parse_sweep,
     run_sweep,
 )
-from unosim.paired import independent_se, metric_values, paired_difference, variance_ratio
-from unosim.store import list_cells
+from unosim.results.store import list_cells
 
 
 def test_identical_arms_give_exactly_zero(tmp_path):
@@ -156,7 +156,7 @@ def test_sweep_runs_the_grid_and_reuses_the_store(tmp_path):
 
 
 def test_sweep_cells_are_identical_whatever_the_chunk_size(tmp_path):
-    from unosim.store import make_cell, read_cell
+    from unosim.results.store import make_cell, read_cell
 
     grid = {"name": "chunks", "games": 1500, "seed": 6,
             "grid": {"players": [2, 3], "rules": ["official", "official+stacking"], "policies": ["random"]}}

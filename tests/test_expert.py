@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unosim import enums as E
 from unosim import simulate
-from unosim.external import PythonPolicy
+from unosim.core import enums as E
+from unosim.players.external import PythonPolicy
 
 
 class VoidChecker(PythonPolicy):

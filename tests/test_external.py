@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from unosim import simulate
-from unosim.external import PythonPolicy
-from unosim.policies import PolicyError
+from unosim.players.external import PythonPolicy
+from unosim.players.policies import PolicyError
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 PY = str(SCRIPTS / "policy_example_python.py")
@@ -137,7 +137,7 @@ def test_trace_replays_a_saved_round(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     rec = pd.read_parquet(out / "records.parquet")
-    from unosim.trace import trace_round
+    from unosim.running.trace import trace_round
 
     text = trace_round(json.loads((out / "meta.json").read_text()), 5)
     last = text.splitlines()[-1]

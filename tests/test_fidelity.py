@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from test_house_rules import PILE, run, trace
 
-from unosim import enums as E
-from unosim import nb
+from unosim.core import enums as E
+from unosim.core import nb
 
 # ================================================================================================
 # deflect_skip (docs/rules.md 4.6) with two players: a Reverse acts as a Skip (1.17) but is not a Skip
@@ -74,7 +74,7 @@ def test_lazy_dealer_random_draws_uniformly_among_the_tied_highest_hands() -> No
 def _round_one_dealer_offsets(tie_break: str, matches: int) -> np.ndarray:
     """(dealer of round 1 - winner of round 0) mod 4 in 4-player lazy matches (round 0 is the same deal
     under either tie-break: only the dealer of round 1 onwards may differ)."""
-    from unosim.match import simulate_matches
+    from unosim.running.match import simulate_matches
 
     res = simulate_matches(rules=f"official+set(lazy_tie_break={tie_break})", players=4, policies="random",
                            games=matches, seed=11, threads=1, scoring="lazy", rounds=2, round_records=True)
@@ -103,7 +103,7 @@ def test_lazy_random_tie_break_moves_the_deal_away_from_the_seat_after_the_leade
 
 
 def test_self_loser_reports_the_loser_and_the_share_of_matches_each_seat_avoids_losing() -> None:
-    from unosim.match import simulate_matches
+    from unosim.running.match import simulate_matches
 
     res = simulate_matches(players=4, policies="greedy,random,greedy,random", games=600, seed=4,
                            scoring="self_loser", threads=1)
@@ -168,7 +168,7 @@ def test_bts_dancing_wild_dancing_draws_fewer_cards() -> None:
 
 
 def test_speed_uno_with_two_decks_conserves_all_216_cards() -> None:
-    from unosim.scenario import play
+    from unosim.running.scenario import play
 
     for seed in range(25):
         g = play(players=6, seed=seed, rules="speed_uno", deck="classic(copies=2)", policies="random")
@@ -229,7 +229,7 @@ def test_standard_match_scores_are_the_round_winners_points(deck: str, rules: st
     """Standard scoring on UNO Flip and under house rules: every seat's final score is the sum of the
     points of the rounds it won (the winner's points of a round are the side up at its end, zeros worth
     50 where the rule says so), and the match ends at the first seat past the target."""
-    from unosim.match import simulate_matches
+    from unosim.running.match import simulate_matches
 
     res = simulate_matches(rules=rules, players=3, policies="greedy", games=150, seed=8, threads=1, deck=deck,
                            target=200, round_records=True)
@@ -246,7 +246,7 @@ def test_standard_match_scores_are_the_round_winners_points(deck: str, rules: st
 
 @pytest.mark.parametrize("deck", ["flip", "classic"])
 def test_lazy_matches_are_ten_rounds_and_the_winner_leads(deck: str) -> None:
-    from unosim.match import simulate_matches
+    from unosim.running.match import simulate_matches
 
     res = simulate_matches(rules="official+seven_zero", players=4, policies="random", games=200, seed=9, threads=1,
                            deck=deck, scoring="lazy", round_records=True)

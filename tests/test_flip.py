@@ -5,11 +5,11 @@ face at index ``i`` (light red 5 / dark pink 5, Draw One / Draw Five, Skip / Ski
 Wild / Wild, Wild Draw Two / Wild Draw Colour).  Hands are rigged by their LIGHT face names; once the game
 is on the dark side the scripts name dark faces (``pink5``, ``teal+5``, ``orangeskipall``, ``wdc``).
 
-Conventions (``unosim/scenario.py``): the dealer is the last seat and seat 0 acts first; the deck is
+Conventions (``unosim/running/scenario.py``): the dealer is the last seat and seat 0 acts first; the deck is
 rigged top down as hands, starting card, ``pile``, then every remaining card in canonical order.  The
 draw pile keeps its top at the end, so a flip reverses it: after a flip the next card drawn is the
 *last* remaining card in canonical order.  Expected dark faces, drawn cards and points are computed from
-the deck tables (:func:`unosim.scenario.rig_order` gives the physical id of every rigged name), and the
+the deck tables (:func:`unosim.running.scenario.rig_order` gives the physical id of every rigged name), and the
 counts are also spelled out as literals.
 
 Under the official rules Wild Draw Two / Wild Draw Colour challenges are on, so a scripted seat hit by
@@ -25,11 +25,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from unosim import enums as E
-from unosim import nb
-from unosim.decks import card_name, flip_deck, get_deck
-from unosim.scenario import Game, parse_kind, play, rig_order
-from unosim.sim import simulate
+from unosim.core import enums as E
+from unosim.core import nb
+from unosim.ruleset.decks import card_name, flip_deck, get_deck
+from unosim.running.scenario import Game, parse_kind, play, rig_order
+from unosim.running.sim import simulate
 
 TABLE = "flip(pairing=table)"
 DK = get_deck(TABLE)

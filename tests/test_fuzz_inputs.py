@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import unosim
 from unosim import UnosimError
 from unosim.cli import run as cli_run
-from unosim.scenario import play
+from unosim.running.scenario import play
 
 EXAMPLES = 60  # per parameter; the closing note counts them
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, deadline=timedelta(seconds=20), database=None,

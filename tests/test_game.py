@@ -40,7 +40,7 @@ def test_a_match_stepped_through_equals_the_batch_match():
 
 
 def _random_answer(g: Game, rng: random.Random) -> int:
-    """The built-in ``random`` policy's rule (unosim.nb.random_nb with its default parameters)."""
+    """The built-in ``random`` policy's rule (unosim.core.nb.random_nb with its default parameters)."""
     d = g.observation()
     if d.kind == "play":
         return rng.randrange(d.nlegal) if d.nlegal else -1
@@ -114,7 +114,7 @@ DECKS = ["classic", "flip", "harry_potter", "bts"]
 
 def _fits(rules: str, deck: str) -> bool:
     try:
-        unosim.sim.check_simulate(rules=rules, deck=deck, games=1)
+        unosim.running.sim.check_simulate(rules=rules, deck=deck, games=1)
     except SimulationError:
         return False  # a house rule the deck cannot play (say 7-0 on UNO Flip, which has no 0s)
     return True
@@ -167,7 +167,7 @@ def test_a_game_is_its_buffer_and_clone_copies_it(monkeypatch):
     for _ in range(30):
         g.apply(g.observation().greedy())
     assert threading.active_count() == before
-    import unosim.game as game_module
+    import unosim.agents.game as game_module
 
     calls = []
     real = game_module.to_decision

@@ -1,7 +1,7 @@
 """Scenario tests of the house rules (docs/rules.md section 4) on rigged decks with scripted decisions.
 
 Every scenario rigs the hands, the starting card and the next cards of the draw pile, scripts every
-decision the engine asks for (see :mod:`unosim.scenario`) and asserts the exact outcome: the event
+decision the engine asks for (see :mod:`unosim.running.scenario`) and asserts the exact outcome: the event
 trace, who drew how many, who played next, ``g.turns``, the current colour and the ``g.res``
 counters.  Turn counting: a play, a draw, a stack, a deflection, a bounce or a jump-in is a turn;
 taking a penalty or losing a turn is not.
@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from unosim import enums as E
-from unosim.rules import OPTIONS, RuleError, RuleSet, parse_rules
-from unosim.scenario import Game, parse_kind, play
+from unosim.core import enums as E
+from unosim.ruleset.rules import OPTIONS, RuleError, RuleSet, parse_rules
+from unosim.running.scenario import Game, parse_kind, play
 
 # ================================================================================================
 # Helpers

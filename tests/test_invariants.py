@@ -16,10 +16,11 @@ import pandas as pd
 import pytest
 from numba import njit
 
-from unosim import enums as E
-from unosim import nb, simulate
-from unosim.decks import classic_deck, classic_points
-from unosim.scenario import Game, play
+from unosim import simulate
+from unosim.core import enums as E
+from unosim.core import nb
+from unosim.ruleset.decks import classic_deck, classic_points
+from unosim.running.scenario import Game, play
 
 DECK = classic_deck()
 NAMES = DECK.describe()
@@ -420,7 +421,7 @@ def test_answer_mask_covers_every_answer(deck: str) -> None:
     that is exact only if every card _response_priority lets answer has one of them (a superset).  Checked
     for every response-window switch, restriction, colour, side and card, for each coloured draw card and a
     Skip (a Reverse that skips with two players too)."""
-    from unosim.decks import get_deck
+    from unosim.ruleset.decks import get_deck
     dk = get_deck(deck)
     fcol, frank = dk.face_color.astype(np.int64), dk.face_rank.astype(np.int64)
     draws = {int(r) for r in frank[fcol != E.BLACK] if nb._DRAW_N[r] > 0}
@@ -433,7 +434,7 @@ def test_answer_mask_covers_every_answer(deck: str) -> None:
 def test_mask_scan_equals_the_rules_card_by_card(deck: str) -> None:
     """nb._play_options tests one mask word per card (nb.card_masks_nb, nb._turn_masks): on random hands, top
     cards, colours (a free colour too) and rule switches it gives the options of the card-by-card rules."""
-    from unosim.decks import get_deck
+    from unosim.ruleset.decks import get_deck
     dk = get_deck(deck)
     fcol, frank = dk.face_color.astype(np.int64), dk.face_rank.astype(np.int64)
     nc = fcol.shape[1]

@@ -19,7 +19,7 @@ _RUNS = r"""
 import json, sys
 import numba
 import unosim
-from unosim import nb
+from unosim.core import nb
 runs = [
     dict(rules="official", players=4, policies="random"),
     dict(rules="official", players=3, policies="greedy,random,greedy"),
@@ -31,7 +31,7 @@ runs = [
 ]
 for r in runs:
     unosim.simulate(games=30 if r.get("mode") == "match" else 300, seed=1, threads=2, **r)
-from unosim import scenario  # noqa: E402  (the scenario path: play_one_nb)
+from unosim.running import scenario  # noqa: E402  (the scenario path: play_one_nb)
 out = {}
 for name in ("play_batch_nb", "play_match_batch_nb", "play_round_nb", "_fast_turns_nb", "play_one_nb"):
     disp = getattr(nb, name)
@@ -58,6 +58,6 @@ def test_kernel_shape_script_reports_the_longest_compiled_function():
     finally:
         sys.path.pop(0)
     fns = {name: (loc, params) for name, loc, params in kernel_shape.compiled_functions()}
-    assert "unosim/nb.py:play_round_nb" in fns
-    loc, params = fns["unosim/nb.py:randint_nb"]
-    assert 1 <= loc <= 10 and params == 2, fns["unosim/nb.py:randint_nb"]
+    assert "unosim/core/nb.py:play_round_nb" in fns
+    loc, params = fns["unosim/core/nb.py:randint_nb"]
+    assert 1 <= loc <= 10 and params == 2, fns["unosim/core/nb.py:randint_nb"]

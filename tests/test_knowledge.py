@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from unosim import enums as E
 from unosim import simulate
-from unosim.external import PythonPolicy, kind_name
+from unosim.core import enums as E
+from unosim.players.external import PythonPolicy, kind_name
 
 
 class Recorder(PythonPolicy):

@@ -5,15 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim import enums as E
-from unosim import nb, simulate
-from unosim.decks import get_deck
-from unosim.external import Decision, RoundState
-from unosim.lookahead import Lookahead, candidate_moves
-from unosim.policies import PolicyError
-from unosim.rules import parse_rules
-from unosim.sim import pack_rules
-from unosim.stats import proportion_ci
+from unosim import simulate
+from unosim.analysis.stats import proportion_ci
+from unosim.core import enums as E
+from unosim.core import nb
+from unosim.players.external import Decision, RoundState
+from unosim.players.lookahead import Lookahead, candidate_moves
+from unosim.players.policies import PolicyError
+from unosim.ruleset.decks import get_deck
+from unosim.ruleset.rules import parse_rules
+from unosim.running.sim import pack_rules
 
 CASES = [("official", "classic", 4), ("official+stacking", "classic", 3), ("official+seven_zero", "classic", 4),
          ("official+jump_in+draw_until_playable", "classic", 5), ("party", "classic", 4), ("official", "flip", 4),
@@ -291,7 +292,7 @@ def test_determinizations_respect_the_voids_the_draws_showed():
     """Seat 1 showed it lacks red and green (obs[OBS_VOIDS]): every deal gives it none while the unseen cards
     allow; seat 2, void of nothing, gets any colour; when too few cards are left outside a void the hand is
     still filled."""
-    from unosim.lookahead import determinize_nb
+    from unosim.players.lookahead import determinize_nb
 
     ncards = 40
     fcol = np.array([[c % 4 for c in range(ncards)]] * 2, np.int64)

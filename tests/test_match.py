@@ -111,7 +111,7 @@ def _capped_rounds_check(scoring):
     res = run(rules=CAPPED, scoring=scoring, max_rounds=4, games=10, round_records=True)
     assert res.extra["rounds"]["capped"].all()
     assert (res.extra["rounds"]["winner"] == -1).all()
-    # "A capped round (turn cap) scores nothing" (unosim/match.py): nobody scores, nobody is out,
+    # "A capped round (turn cap) scores nothing" (unosim/running/match.py): nobody scores, nobody is out,
     # and the match runs into max_rounds
     assert (score_matrix(res) == 0).all()
     assert (res.records["rounds"] == 4).all()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from test_report import make_meta, make_records
 
-from unosim.report import make_report
+from unosim.reports.report import make_report
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("check_pages", ROOT / "scripts" / "check_pages.py")

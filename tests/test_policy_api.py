@@ -11,10 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from unosim import nb, simulate
-from unosim.policies import PolicyError
-from unosim.policy_api import HEURISTICS, load_policy_file
-from unosim.scenario import play
+from unosim import simulate
+from unosim.core import nb
+from unosim.players.policies import PolicyError
+from unosim.players.policy_api import HEURISTICS, load_policy_file
+from unosim.running.scenario import play
 
 EXAMPLE = str(Path(__file__).resolve().parents[1] / "scripts" / "policy_example_numba.py")
 
@@ -61,7 +62,7 @@ def _write(tmp_path, name, body):
 
 
 POLICY_HEAD = """
-    from unosim.policy_api import policy, D_PLAY, OBS_NLEGAL
+    from unosim.players.policy_api import policy, D_PLAY, OBS_NLEGAL
     """
 
 
@@ -94,7 +95,7 @@ def test_raising_policy_names_policy_and_decision_then_user_traceback(tmp_path):
 
 @pytest.mark.parametrize(("body", "pattern"), [
     ("def f(:\n", r"syntax error at line 1"),
-    ("from unosim.policy_api import policy\n@policy()\ndef two(kind, obs):\n    return 0\n",
+    ("from unosim.players.policy_api import policy\n@policy()\ndef two(kind, obs):\n    return 0\n",
      r"policy 'two' has the wrong signature"),
     ("X = 1\n", r"defines no policy"),
     ("import no_such_module_here\n", r"failed to load: ModuleNotFoundError"),
@@ -252,7 +253,7 @@ def test_the_header_shows_the_pending_attack_and_only_it(tmp_path):
     after attacks resolved there or in the full loop), and a challenge - also of a Wild Draw Four laid as
     the last card - sees that attack, its player and the colour before it."""
     f = _write(tmp_path, "header.py", """
-    from unosim.policy_api import (policy, greedy_obs_nb, D_PLAY, D_CHALLENGE, OBS_PEND_KIND, OBS_PEND_FROM,
+    from unosim.players.policy_api import (policy, greedy_obs_nb, D_PLAY, D_CHALLENGE, OBS_PEND_KIND, OBS_PEND_FROM,
                                    OBS_PREV_COLOR, OBS_SEAT, OBS_PLAYERS, WD4, NCOLORS)
 
     @policy()
@@ -279,10 +280,10 @@ def test_policies_compile_without_reference_counting_unless_they_allocate(tmp_pa
     """A policy that allocates arrays needs numba's reference counting and still compiles, with it (and so
     does the slot that calls it); one that does not is compiled without, which makes its calls cheaper.
     Both play exactly like the built-in greedy."""
-    from unosim.policy_api import _REG, _uses_nrt
+    from unosim.players.policy_api import _REG, _uses_nrt
     f = _write(tmp_path, "alloc.py", """
     import numpy as np
-    from unosim.policy_api import policy, greedy_obs_nb
+    from unosim.players.policy_api import policy, greedy_obs_nb
 
     @policy()
     def greedy_alloc(kind, obs, params, rng):
@@ -309,7 +310,7 @@ def test_nothing_is_known_until_something_is_shown_each_round(tmp_path):
     at a round's start only when the last round wrote it).  The policy answers out of range, naming the
     entry, when it finds a stale count; it counts nothing where nothing was shown."""
     f = _write(tmp_path, "known.py", """
-    from unosim.policy_api import policy, greedy_obs_nb, OBS_KNOWN_ON, OBS_KNOWN_AT, MAXP, NKINDS
+    from unosim.players.policy_api import policy, greedy_obs_nb, OBS_KNOWN_ON, OBS_KNOWN_AT, MAXP, NKINDS
 
     @policy()
     def known_checker(kind, obs, params, rng):

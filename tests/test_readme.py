@@ -246,7 +246,7 @@ def test_links_resolve(doc):
 
 
 def test_every_rule_option_is_in_the_rules_reference():
-    from unosim.rules import OPTIONS
+    from unosim.ruleset.rules import OPTIONS
 
     text = (ROOT / "docs" / "rules.md").read_text()
     assert [o for o in OPTIONS if f"| `{o}` |" not in text] == []

@@ -1,6 +1,6 @@
 """Statistical cross-check of the compiled engine against the pure-Python reference in
 ``tests/reference.py`` (an independent implementation of official classic UNO written from the
-rules text, not from ``unosim/nb.py``).
+rules text, not from ``unosim/core/nb.py``).
 
 For each configuration the engine plays ``ENGINE_GAMES`` rounds and the reference ``REF_GAMES``
 rounds, both from fixed seeds, and these statistics are compared: mean turns, sd of turns, every

@@ -1,4 +1,4 @@
-"""Tests for unosim.stats and unosim.report on synthetic records with known win probabilities."""
+"""Tests for unosim.analysis.stats and unosim.reports.report on synthetic records with known win probabilities."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from unosim.report import fmt_pm, make_report
-from unosim.stats import mean_ci, policy_table, proportion_ci, seat_table, summarize, z_value
+from unosim.analysis.stats import mean_ci, policy_table, proportion_ci, seat_table, summarize, z_value
+from unosim.reports.report import fmt_pm, make_report
 
 N = 20_000
 P_SEAT = np.array([0.30, 0.26, 0.24, 0.20])

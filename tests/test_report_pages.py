@@ -16,13 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 from unosim import simulate
+from unosim.analysis.stats import z_value
 from unosim.cli import main as cli_main
-from unosim.io import find_runs, load_run, save_run
-from unosim.pages import inline_html
-from unosim.report import caption_text, make_report, reproduce_command, tables
-from unosim.stats import z_value
-from unosim.studies import STUDIES, house_rule_arms, run_study
-from unosim.studies import main as study_main
+from unosim.lab.studies import STUDIES, house_rule_arms, run_study
+from unosim.lab.studies import main as study_main
+from unosim.reports.pages import inline_html
+from unosim.reports.report import caption_text, make_report, reproduce_command, tables
+from unosim.results.io import find_runs, load_run, save_run
 
 ROOT = Path(__file__).resolve().parents[1]
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -157,7 +157,7 @@ def test_cli_report_on_a_folder_of_runs(tmp_path: Path) -> None:
 
 
 def test_cli_report_on_store_cells(tmp_path: Path) -> None:
-    from unosim.store import load_cell, make_cell
+    from unosim.results.store import load_cell, make_cell
 
     for rules in ("official+stacking", "official"):
         load_cell(make_cell(rules=rules, players=3, seed=6, policies="random"), 600, root=tmp_path / "store", threads=1)
@@ -193,7 +193,7 @@ def test_cli_report_on_a_sweep(tmp_path: Path) -> None:
 
 
 def test_house_rule_arms_cover_the_catalogue() -> None:
-    from unosim.rules import OPTIONS
+    from unosim.ruleset.rules import OPTIONS
 
     arms, skipped = house_rule_arms()
     switches = {n for n, i in OPTIONS.items() if i.category == "house" and i.is_switch and not i.default}
@@ -277,7 +277,7 @@ def test_cli_plot_writes_one_chart_at_the_size_asked(tmp_path: Path) -> None:
 
 
 def test_match_charts_count_matches() -> None:
-    from unosim.report import report_charts
+    from unosim.reports.report import report_charts
 
     r = simulate(mode="match", players=3, games=40, seed=2, target=150, threads=1)
     charts = report_charts([("three", r.records, r.meta)], match_report=True)

@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import unosim.store as store
+import unosim.results.store as store
 from unosim.cli import main
-from unosim.tournament import run_tournament
-from unosim.tune import tune
+from unosim.lab.tournament import run_tournament
+from unosim.lab.tune import tune
 
 KILLS_SLOW = 20
 TOURNAMENT = dict(players=2, games=400, seed=3, bootstrap=20, threads=1)

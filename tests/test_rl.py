@@ -1,4 +1,4 @@
-"""The PettingZoo environment (unosim.rl): PettingZoo's own API test, and episodes that are unosim's rounds."""
+"""The PettingZoo environment (unosim.agents.rl): PettingZoo's own API test, and episodes that are unosim's rounds."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from pettingzoo.test import api_test
 
 import unosim
-from unosim.rl import UnoEnv, env
+from unosim.agents.rl import UnoEnv, env
 
 
 def test_pettingzoo_api_test_passes():

@@ -1,4 +1,4 @@
-"""Tests of unosim.rules: the RuleSet, its packing, the rules-string language and its errors."""
+"""Tests of unosim.ruleset.rules: the RuleSet, its packing, the rules-string language and its errors."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import re
 import numpy as np
 import pytest
 
-from unosim import enums as E
-from unosim import rules as R
-from unosim.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_rules
+from unosim.core import enums as E
+from unosim.ruleset import rules as R
+from unosim.ruleset.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_rules
 
 # ---- defaults and presets -------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from click.testing import CliRunner
 
 from unosim.cli import main
 from unosim.errors import RunFileError
-from unosim.io import (
+from unosim.results.io import (
     UNFINISHED,
     DamagedFileError,
     check_finished,
@@ -38,7 +38,7 @@ from unosim.io import (
     read_frame,
     write_frame,
 )
-from unosim.outdir import MANIFEST
+from unosim.results.outdir import MANIFEST
 
 PROBE = ".unosim-write-test"  # the command line's check that --out is writable (swept by the next command)
 KILLS_DEFAULT = 1
@@ -344,7 +344,7 @@ def test_a_damaged_run_is_one_line_naming_the_file(tmp_path, cli_error):
 
 
 def test_the_store_recomputes_a_damaged_chunk(tmp_path):
-    from unosim.store import chunk_path, load_cell, make_cell, read_cell, stored_ranges
+    from unosim.results.store import chunk_path, load_cell, make_cell, read_cell, stored_ranges
 
     cell = make_cell(players=2, seed=5)
     root = tmp_path / "store"
@@ -362,8 +362,8 @@ def test_the_store_recomputes_a_damaged_chunk(tmp_path):
 
 
 def test_rerun_of_a_run_killed_while_writing_its_final_file_completes_it(tmp_path, monkeypatch):
-    import unosim.rundir as rundir
-    from unosim.rundir import simulate_into
+    import unosim.results.rundir as rundir
+    from unosim.results.rundir import simulate_into
 
     d = tmp_path / "run"
     real = rundir.write_frame
@@ -387,7 +387,7 @@ def test_rerun_of_a_run_killed_while_writing_its_final_file_completes_it(tmp_pat
 # ---- user numba policies cannot take the interpreter down ------------------------------------------------
 
 BAD_POLICIES = """
-from unosim.policy_api import OBS_OPT, policy
+from unosim.players.policy_api import OBS_OPT, policy
 
 
 @policy()
@@ -421,7 +421,7 @@ def test_a_policy_out_of_range_stops_with_one_line_naming_it(name, needle, bad_p
 SLOW_POLICY = """
 import time
 
-from unosim.external import PythonPolicy
+from unosim.players.external import PythonPolicy
 
 
 class SlowPy(PythonPolicy):
@@ -443,7 +443,7 @@ def slow_policy_file(tmp_path_factory):
 
 @pytest.mark.parametrize("command", [["simulate"], ["tournament", "--bootstrap", "0", "--store", "{store}"]])
 def test_a_slow_python_policy_stops_at_the_decision_time_limit(command, slow_policy_file, tmp_path, cli_error):
-    from unosim import external
+    from unosim.players import external
 
     f = slow_policy_file
     run = [*(a.replace("{store}", str(tmp_path / "store")) for a in command), "--policy-file", str(f),
@@ -490,7 +490,7 @@ def test_a_full_disk_is_one_line_naming_the_path_and_leaves_no_temp_file(tmp_pat
 
 NEVER_ENDS = """
 import time
-from unosim.sim import run_batches
+from unosim.running.sim import run_batches
 
 def work(lo, hi):
     while lo == 0:  # the first batch never returns (a policy stuck in a loop)
@@ -529,15 +529,15 @@ def test_a_silent_scheduler_is_refused_within_the_deadline(cli_error):
     import threading
 
     pytest.importorskip("distributed")
-    from unosim.backends import CONNECT_TIMEOUT_S
+    from unosim.results.backends import CONNECT_TIMEOUT_S
 
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(8)
     held = []
     threading.Thread(target=lambda: [held.append(srv.accept()) for _ in range(8)], daemon=True).start()
-    from unosim.backends import connect
     from unosim.errors import BackendError
+    from unosim.results.backends import connect
 
     address = f"tcp://127.0.0.1:{srv.getsockname()[1]}"
     import distributed  # noqa: F401  (imported before the clock starts)
@@ -598,7 +598,7 @@ def container_limit(tmp_path, monkeypatch):
 
 
 def test_out_and_round_records_count_in_the_size_check(tmp_path, container_limit, cli_error):
-    from unosim.sim import check_simulate
+    from unosim.running.sim import check_simulate
     from unosim.validate import record_bytes
 
     container_limit(600)  # half of it, 300 MiB, for records: 1.94 million 2-player rounds built in memory
@@ -628,9 +628,9 @@ def test_sweep_and_tournament_are_refused_when_their_records_would_not_fit(tmp_p
 
 
 def test_rerun_recomputes_a_damaged_chunk_of_an_unfinished_run(tmp_path, monkeypatch):
-    import unosim.rundir as rundir
+    import unosim.results.rundir as rundir
     from unosim import simulate
-    from unosim.rundir import rerun, simulate_into
+    from unosim.results.rundir import rerun, simulate_into
 
     d = tmp_path / "run"
     monkeypatch.setattr(rundir, "write_frame", lambda frame, path: (_ for _ in ()).throw(Killed()))

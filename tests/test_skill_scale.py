@@ -1,4 +1,4 @@
-"""``unosim skill`` (unosim.skill_scale) and the ceiling player ``cheat_ceiling``: refused wherever it is not
+"""``unosim skill`` (unosim.lab.skill_scale) and the ceiling player ``cheat_ceiling``: refused wherever it is not
 asked for by name, and it sees the real hands."""
 
 from __future__ import annotations
@@ -8,13 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from unosim import enums as E
 from unosim.cli import run as cli_run
+from unosim.core import enums as E
 from unosim.errors import PolicyError
-from unosim.lookahead import CheatCeiling, Lookahead
-from unosim.policies import POLICIES, is_cheat, parse_policies, parse_policy, public_names
-from unosim.policy_api import format_policies
-from unosim.skill_scale import (
+from unosim.lab.skill_scale import (
     format_skill,
     ladder_players,
     rating,
@@ -24,6 +21,9 @@ from unosim.skill_scale import (
     variance_share,
     write_skill_page,
 )
+from unosim.players.lookahead import CheatCeiling, Lookahead
+from unosim.players.policies import POLICIES, is_cheat, parse_policies, parse_policy, public_names
+from unosim.players.policy_api import format_policies
 
 
 # ---- the formulas -------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def test_ceiling_is_left_out_of_every_list_but_plays_where_named():
 
 
 def test_ceiling_is_not_offered_to_tuning():
-    from unosim import tune
+    from unosim.lab import tune
 
     assert "cheat_ceiling" not in tune.tunable_policies() and "lookahead" in tune.tunable_policies()
 
@@ -153,7 +153,7 @@ def test_skill_cli_refuses_bad_input_in_one_line(args, capsys):
 
 
 def test_skill_sweep_gives_one_share_per_setting_field_and_unit(tmp_path, capsys):
-    from unosim.skill_scale import SWEEP, format_sweep, skill_sweep
+    from unosim.lab.skill_scale import SWEEP, format_sweep, skill_sweep
 
     assert [s[3] for s in SWEEP[:9]] == list(range(2, 11)) and SWEEP[-1][2] == "flip"
     t = skill_sweep(rounds=400, matches=3, seed=3, threads=1,

@@ -21,8 +21,8 @@ from click.testing import CliRunner
 
 from unosim import ENGINE_VERSION, simulate
 from unosim.cli import main
-from unosim.io import load_run
-from unosim.store import (
+from unosim.results.io import load_run
+from unosim.results.store import (
     Cell,
     StoreError,
     cell_dir,

@@ -1,4 +1,4 @@
-"""The skill-versus-luck study (unosim.skill, scripts/study_skill.py) at tiny sizes."""
+"""The skill-versus-luck study (unosim.lab.skill, scripts/study_skill.py) at tiny sizes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from unosim import simulate
 from unosim.errors import PolicyError
-from unosim.skill import (
+from unosim.lab.skill import (
     COMPONENTS,
     DEFAULT_BEST,
     edge_row,

@@ -12,10 +12,10 @@ import pytest
 
 import unosim
 from unosim import DEFAULT_GAMES, RunFileError, simulate
+from unosim.analysis.tidy import SETTINGS
 from unosim.cli import run as cli_run
-from unosim.io import save_run
-from unosim.loading import Results
-from unosim.tidy import SETTINGS
+from unosim.results.io import save_run
+from unosim.results.loading import Results
 
 LINE_UP = "greedy,random,greedy,random"
 
@@ -99,7 +99,9 @@ def test_load_a_compare_folder_a_store_cell_and_a_report(tmp_path, monkeypatch):
     key = json.loads((tmp_path / "cmp" / "compare.json").read_text())["attrs"]["arms"][0]["key"]
     from pathlib import Path
 
-    from unosim.store import DEFAULT_ROOT  # results/store, or where the test session keeps the default store
+    from unosim.results.store import (
+        DEFAULT_ROOT,  # results/store, or where the test session keeps the default store
+    )
 
     cell = next(p.parent for p in Path(DEFAULT_ROOT).rglob("cell.json") if key in str(p))
     one = unosim.load(cell)
@@ -118,8 +120,8 @@ def test_load_refuses_what_is_not_a_result(tmp_path):
 
 
 def test_one_default_game_count_for_the_command_line_and_python():
-    from unosim.backends import simulate as backend_simulate
     from unosim.cli import main
+    from unosim.results.backends import simulate as backend_simulate
 
     assert inspect.signature(simulate).parameters["games"].default == DEFAULT_GAMES
     assert inspect.signature(backend_simulate).parameters["games"].default == DEFAULT_GAMES

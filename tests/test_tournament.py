@@ -1,4 +1,4 @@
-"""Tournaments (unosim.tournament): line-ups, common deals, win rates that add up, ratings, files, CLI."""
+"""Tournaments (unosim.lab.tournament): line-ups, common deals, win rates that add up, ratings, files, CLI."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from click.testing import CliRunner
 
 from unosim import simulate
 from unosim.cli import main
-from unosim.io import load_run
-from unosim.tournament import (
+from unosim.lab.tournament import (
     MATCH_COLUMNS,
     TABLE_COLUMNS,
     TournamentError,
@@ -23,6 +22,7 @@ from unosim.tournament import (
     parse_field,
     run_tournament,
 )
+from unosim.results.io import load_run
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

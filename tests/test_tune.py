@@ -1,4 +1,4 @@
-"""Tuning (unosim.tune): parameters from the registry, common deals per generation, a real
+"""Tuning (unosim.lab.tune): parameters from the registry, common deals per generation, a real
 improvement out of sample, files and CLI errors."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from unosim import tune as tune_mod
 from unosim.cli import main
-from unosim.policies import POLICIES, PolicyError, parse_policies, parse_policy
-from unosim.tune import Param, policy_string, tunable_params, tunable_policies, tune
+from unosim.lab import tune as tune_mod
+from unosim.lab.tune import Param, policy_string, tunable_params, tunable_policies, tune
+from unosim.players.policies import POLICIES, PolicyError, parse_policies, parse_policy
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -16,8 +16,8 @@ import pytest
 import unosim
 from unosim import UnosimError
 from unosim.cli import run as cli_run
-from unosim.io import load_run
-from unosim.scenario import play
+from unosim.results.io import load_run
+from unosim.running.scenario import play
 
 R2 = [["r5", "r7"], ["b5", "g2"]]
 
@@ -100,8 +100,8 @@ def test_every_error_class_is_an_unosim_error():
     for name in ("SimulationError", "RuleError", "PolicyError", "DeckError", "ScenarioError", "RunFileError"):
         cls = getattr(unosim, name)
         assert issubclass(cls, UnosimError) and issubclass(cls, ValueError), name
-    from unosim.policies import PolicyError
-    from unosim.rules import RuleError
+    from unosim.players.policies import PolicyError
+    from unosim.ruleset.rules import RuleError
 
     assert issubclass(RuleError, unosim.RuleError) and PolicyError is unosim.PolicyError
 
@@ -110,11 +110,11 @@ def test_checks_run_before_the_core_is_loaded():
     # a typo must be caught before the first compile on a fresh machine: checking touches no kernel
     import subprocess
 
-    code = ("import unosim, unosim.sim as s\n"
+    code = ("import unosim, unosim.running.sim as s\n"
             "for kw in (dict(seating='rotated'), dict(mode='match', scoring='lazy', rounds=0)):\n"
             "    try:\n        s.check_simulate(games=10, **kw)\n"
             "    except unosim.UnosimError as e:\n        print(e)\n"
-            "import unosim.heuristics_nb as h, unosim.nb as k\n"
+            "import unosim.core.heuristics_nb as h, unosim.core.nb as k\n"
             "print(len(k.entry.compiled()), len(h.entry.compiled()))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     lines = out.stdout.splitlines()
@@ -240,7 +240,7 @@ def test_bare_unosim_lists_the_commands(monkeypatch, capsys):
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory) -> Path:
-    from unosim.io import save_run
+    from unosim.results.io import save_run
 
     d = tmp_path_factory.mktemp("runs") / "good"
     save_run(unosim.simulate(games=50, seed=3, threads=1, policies="random"), d)

@@ -34,7 +34,9 @@ ENGINE_VERSION = 4
 # and one thread plays them in about two seconds with the built-in policies.
 DEFAULT_GAMES = 100_000
 
-from . import plugins  # noqa: E402,F401  (the registry's loader of heuristics and plugins; no numba)
+from ._aliases import install as _install_aliases  # noqa: E402  (the old module names; imports nothing)
+
+_install_aliases()
 from .errors import (  # noqa: E402  (light: no numba, no numpy)
     DeckError,
     PolicyError,
@@ -44,6 +46,7 @@ from .errors import (  # noqa: E402  (light: no numba, no numpy)
     SimulationError,
     UnosimError,
 )
+from .players import plugins  # noqa: E402,F401  (the registry's loader of heuristics and plugins; no numba)
 
 __all__ = ["__version__", "ENGINE_VERSION", "DEFAULT_GAMES", "simulate", "load", "SimulationResult", "Game",
            "UnosimError", "SimulationError", "RuleError", "PolicyError", "DeckError", "ScenarioError", "RunFileError"]
@@ -51,15 +54,15 @@ __all__ = ["__version__", "ENGINE_VERSION", "DEFAULT_GAMES", "simulate", "load",
 
 def __getattr__(name: str):
     if name in ("simulate", "SimulationResult"):
-        from . import sim
+        from .running import sim
 
         return getattr(sim, name)
     if name == "Game":
-        from .game import Game
+        from .agents.game import Game
 
         return Game
     if name == "load":
-        from .loading import load
+        from .results.loading import load
 
         return load
     raise AttributeError(f"module 'unosim' has no attribute {name!r}")

@@ -99,7 +99,7 @@ def main(ctx: click.Context) -> None:
 
 
 def _backend_options(f):
-    """--backend, --scheduler, --workers (unosim.backends)."""
+    """--backend, --scheduler, --workers (unosim.results.backends)."""
     f = click.option("--workers", type=COUNT, default=None,
                      help="--backend dask-local: worker processes (one thread each) [default: all cores].")(f)
     f = click.option("--scheduler", default=None,
@@ -110,9 +110,9 @@ def _backend_options(f):
 
 
 def _set_decision_timeout(ctx, param, value) -> None:
-    if value is None and "unosim.external" not in sys.modules:
+    if value is None and "unosim.players.external" not in sys.modules:
         return  # no limit and none set: nothing to import (a command answered from the store loads no kernel)
-    from .external import set_decision_timeout
+    from .players.external import set_decision_timeout
 
     try:
         set_decision_timeout(None if value is None else _float("decision-timeout", value))
@@ -121,7 +121,7 @@ def _set_decision_timeout(ctx, param, value) -> None:
 
 
 def _decision_timeout_option(f):
-    """--decision-timeout SECONDS: the per-decision time limit of plain-Python policies (unosim.external)."""
+    """--decision-timeout SECONDS: the per-decision time limit of plain-Python policies (unosim.players.external)."""
     return click.option("--decision-timeout", metavar="SECONDS", default=None, expose_value=False,
                         callback=_set_decision_timeout,
                         help="Stop when a plain-Python policy takes longer than this to answer one decision "
@@ -187,7 +187,7 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
              mode, scoring, target, partners, max_rounds, round_records, policy_files, backend, scheduler,
              workers) -> None:
     """Simulate many rounds (or full matches) and summarise them."""
-    from .sim import check_simulate
+    from .running.sim import check_simulate
 
     try:
         kw = dict(rules=rules, players=_int("players", players), policies=policies,
@@ -214,9 +214,9 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
     out_dir = _check_out(out)
     if out_dir is None and backend == "local":
         result = planned.execute()
-    else:  # crash-safe: chunks land as they finish (unosim.rundir); or chunks on a cluster
-        from .backends import simulate as simulate_on
-        from .rundir import simulate_into
+    else:  # crash-safe: chunks land as they finish (unosim.results.rundir); or chunks on a cluster
+        from .results.backends import simulate as simulate_on
+        from .results.rundir import simulate_into
 
         try:
             result = simulate_on(**kw, **bkw) if out_dir is None else simulate_into(out_dir, **kw, **bkw)
@@ -224,7 +224,7 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
             raise _fail(e) from None
     if out_dir is not None:
         if report:
-            from .report import make_match_report, make_report
+            from .reports.report import make_match_report, make_report
 
             make = make_match_report if mode == "match" else make_report
             make([(result.meta["rules"], result.records, result.meta)], out_dir)
@@ -305,7 +305,7 @@ def format_summary(s: dict) -> str:
 def format_match_summary(s: dict) -> str:
     """A readable table of a match-mode summary with 95% confidence half-widths (teams in partners mode)."""
     from .fmt import fmt_pm
-    from .match import scoring_text
+    from .running.match import scoring_text
 
     lines = [
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {scoring_text(s['scoring'], s['target'])}",
@@ -388,7 +388,7 @@ def _format_team_tables(s: dict) -> list[str]:
 @click.option("-v", "--verbose", is_flag=True, help="Also show the engine's internals (where an option is packed).")
 def rules_cmd(name: str | None, verbose: bool) -> None:
     """List every rule option, or show one in full."""
-    from .rules import RuleError, format_option, format_options_table
+    from .ruleset.rules import RuleError, format_option, format_options_table
 
     try:
         click.echo(format_option(name, verbose) if name else format_options_table())
@@ -400,7 +400,7 @@ def rules_cmd(name: str | None, verbose: bool) -> None:
 @main.command()
 def presets() -> None:
     """List the named rule presets."""
-    from .rules import format_presets
+    from .ruleset.rules import format_presets
 
     click.echo(format_presets())
 
@@ -414,7 +414,7 @@ def demo(out: str, games: str, seed: str) -> None:
     """One question answered with intervals: how big is the first player's edge with 2 to 10 players?
 
     A small run of scripts/study_first_player.py (official rules, random policies)."""
-    from .studies import STUDIES, run_study
+    from .lab.studies import STUDIES, run_study
     from .validate import check_games, check_seed
 
     try:
@@ -453,7 +453,7 @@ def study_cmd(name: str, games: int | None, seed: int, out: str | None, threads:
     players), house_rules (each house rule's effect on length and edge), flip (UNO Flip against classic),
     match_length (rounds per match to 500).  Without --games it runs the study's quick size and says which
     size gives the real answer."""
-    from .studies import STUDIES, run_study
+    from .lab.studies import STUDIES, run_study
 
     study = STUDIES[name]
     out_dir = _check_out(out if out is not None else f"results/{name}")
@@ -473,9 +473,9 @@ def study_cmd(name: str, games: int | None, seed: int, out: str | None, threads:
 def _report_runs(runs: tuple[str, ...]) -> tuple[list, bool]:
     """The labelled runs ``(label, records, meta)`` of the saved-run folders ``runs``, and whether they
     get the match report (match runs of one player count); one line and exit code 2 on bad input."""
-    from .io import find_runs, is_store_cell
-    from .loading import load_any
-    from .report import run_labels
+    from .reports.report import run_labels
+    from .results.io import find_runs, is_store_cell
+    from .results.loading import load_any
 
     dirs, loaded = [], []
     for r in runs:
@@ -516,9 +516,9 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
     """Charts, tables, a Markdown and an HTML page comparing saved runs (directories written by
     `simulate --out`, or folders holding several, such as a study's).  Runs of one mode: all round or
     all match; match runs of one player count get the match report (teams in partners mode)."""
-    from .io import find_runs
-    from .outdir import writing
-    from .report import make_match_report, make_report
+    from .reports.report import make_match_report, make_report
+    from .results.io import find_runs
+    from .results.outdir import writing
 
     if len(runs) == 1 and (Path(runs[0]) / "tournament.json").is_file():
         _tournament_report(Path(runs[0]), out, title)
@@ -547,7 +547,7 @@ def report(runs: tuple[str, ...], out: str, title: str) -> None:
 def plot(runs: tuple[str, ...], name: str | None, out: str | None, width: float | None, height: float | None,
          dpi: int, caption: bool) -> None:
     """Write one chart of the report of saved runs, sized for where it goes."""
-    from .report import report_charts, write_chart
+    from .reports.report import report_charts, write_chart
 
     labelled, match_report = _report_runs(runs)
     try:
@@ -627,8 +627,8 @@ def _table_json(df) -> dict:
 
 def _save_table_and_cells(out_dir: Path, name: str, df, sub: str, items) -> None:
     """``name``.json and ``name``.csv of a compare or sweep table, and each of its cells as a saved run."""
-    from .outdir import writing
-    from .store import write_json
+    from .results.outdir import writing
+    from .results.store import write_json
 
     with writing(out_dir, name):
         write_json(out_dir / f"{name}.json", _table_json(df))
@@ -638,8 +638,8 @@ def _save_table_and_cells(out_dir: Path, name: str, df, sub: str, items) -> None
 
 def _save_cells(out_dir: Path, sub: str, items, store_root) -> None:
     """Each (label, cell) as a saved run under out_dir/sub/<slug> (records from the store)."""
-    from .io import save_run, slug
-    from .store import Cell, read_cell, result_from_records
+    from .results.io import save_run, slug
+    from .results.store import Cell, read_cell, result_from_records
 
     for label, cell_dict, n in items:
         cell = Cell.from_dict(cell_dict)
@@ -683,7 +683,7 @@ def _factors(values) -> dict[str, list[str]]:
 def format_comparison(df) -> str:
     """The compare table: per arm and metric, the mean and the paired difference from the first arm (also
     relative to the first arm's mean), then the answer in sentences."""
-    from .answers import players_phrase
+    from .analysis.answers import players_phrase
     from .console import compile_seconds, elapsed
     from .fmt import fmt_pm
 
@@ -790,7 +790,7 @@ def compare(arms, factors, robust, players, games, seed, deck, policies, seating
 
     Every difference comes with its 95% interval and its size relative to the first arm; the output ends
     with one plain sentence per effect of --metric, naming the players it holds for."""
-    from .experiments import compare as run_compare
+    from .lab.experiments import compare as run_compare
 
     try:
         factor_kw = {"factors": _factors(factors)} if factors else {}
@@ -842,7 +842,7 @@ def sweep(file, dry_run, store, threads, out, as_json, robust, policy_files, bac
     Prints each cell's means with 95% half-widths and its paired difference (absolute and relative) from its
     baseline cell, then one plain sentence per effect of the file's metric. The metrics, and what counts
     as a turn, are defined in `unosim compare --help` (--metric) and docs/answers.md."""
-    from .experiments import run_sweep
+    from .lab.experiments import run_sweep
 
     if dry_run and out is not None:
         raise CliError("--out does nothing with --dry-run (nothing is run); accepted: one of them")
@@ -945,7 +945,7 @@ def results_list(store, as_json=False, sub_store=None) -> None:
     """List the stored cells."""
     import pandas as pd
 
-    from .store import list_cells
+    from .results.store import list_cells
 
     df = list_cells(sub_store or store)
     if as_json:
@@ -963,7 +963,7 @@ def results_list(store, as_json=False, sub_store=None) -> None:
 @click.pass_obj
 def results_show(store, key, sub_store) -> None:
     """Show one stored cell (a unique key prefix is enough)."""
-    from .store import show_cell
+    from .results.store import show_cell
 
     try:
         click.echo(json.dumps(_nan_none(show_cell(key, sub_store or store)), indent=2, allow_nan=False))
@@ -977,7 +977,7 @@ def results_show(store, key, sub_store) -> None:
 @click.pass_obj
 def results_rm(store, keys, sub_store) -> None:
     """Remove stored cells."""
-    from .store import remove_cell
+    from .results.store import remove_cell
 
     for key in keys:
         try:
@@ -991,7 +991,7 @@ def results_rm(store, keys, sub_store) -> None:
 @click.option("--policy-file", "policy_files", multiple=True, help="Also list the policies this file defines.")
 def policies_cmd(name: str | None, policy_files: tuple[str, ...]) -> None:
     """List every policy with its parameters, or show one in full."""
-    from .policy_api import format_policies, format_policy, load_policy_files
+    from .players.policy_api import format_policies, format_policy, load_policy_files
 
     try:
         load_policy_files(list(policy_files))
@@ -1005,8 +1005,8 @@ def policies_cmd(name: str | None, policy_files: tuple[str, ...]) -> None:
 @click.option("--game", type=COUNT, default="0", show_default=True, help="Round to replay (its index in records.parquet).")
 def trace_cmd(run_dir: str, game: str) -> None:
     """Replay one round of a saved run step by step: every event and every decision with what it saw."""
-    from .io import read_meta
-    from .trace import trace_round
+    from .results.io import read_meta
+    from .running.trace import trace_round
 
     try:
         meta = read_meta(Path(run_dir) / "meta.json")
@@ -1031,8 +1031,8 @@ def trace_cmd(run_dir: str, game: str) -> None:
 @quiet_option
 def rerun(run_dir, out, threads, as_json) -> None:
     """Reproduce a saved run from its meta.json; an interrupted or killed run is completed in place."""
-    from .rundir import read_meta
-    from .rundir import rerun as do_rerun
+    from .results.rundir import read_meta
+    from .results.rundir import rerun as do_rerun
 
     try:
         n_threads = _int("threads", threads)
@@ -1086,8 +1086,8 @@ def rerun(run_dir, out, threads, as_json) -> None:
 def tournament(policies, players, games, mode, rules, deck, seed, threads, max_lineups, bootstrap, scoring,
                target, store, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Rank a field of policies: every line-up (or a balanced sample), rotating seats, common deals."""
-    from .outdir import output_folder
-    from .tournament import check_tournament, format_tournament, run_tournament, to_json
+    from .lab.tournament import check_tournament, format_tournament, run_tournament, to_json
+    from .results.outdir import output_folder
 
     try:
         kw = dict(players=_int("players", players), games=_int("games", games), rules=rules, deck=deck,
@@ -1105,7 +1105,7 @@ def tournament(policies, players, games, mode, rules, deck, seed, threads, max_l
             result = run_tournament(policies, out_dir=out_dir, progress=sys.stderr.isatty(), store=store, **kw,
                                     **bkw)
             if out_dir is not None:
-                from .report import make_tournament_report
+                from .reports.report import make_tournament_report
 
                 make_tournament_report(result.table, result.meta, out_dir)
     except ValueError as e:
@@ -1128,14 +1128,14 @@ def _stored_and_stop() -> None:
 
 def _tournament_report(run_dir: Path, out: str, title: str) -> None:
     """`unosim report DIR` on a directory written by `unosim tournament --out DIR`."""
-    from .report import make_tournament_report
-    from .tournament import load_tournament
+    from .lab.tournament import load_tournament
+    from .reports.report import make_tournament_report
 
     try:
         table, meta = load_tournament(run_dir)
     except ValueError as e:
         raise _fail(e) from None
-    from .outdir import writing
+    from .results.outdir import writing
 
     with writing(_check_out(out), "report", keep=[run_dir]):
         paths = make_tournament_report(table, meta, _check_out(out), title=title)
@@ -1168,8 +1168,8 @@ def _tournament_report(run_dir: Path, out: str, title: str) -> None:
 def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per_eval, eval_games, sigma, threads,
          store, out, as_json, policy_files, backend, scheduler, workers) -> None:
     """Tune a policy's numeric parameters with CMA-ES on common deals; check out of sample."""
-    from .tune import check_tune, format_tune, save_tune, to_json
-    from .tune import tune as run_tune
+    from .lab.tune import check_tune, format_tune, save_tune, to_json
+    from .lab.tune import tune as run_tune
 
     try:
         kw = dict(players=_int("players", players), budget=_int("budget", budget), against=against, rules=rules,
@@ -1198,7 +1198,7 @@ def tune(policy, players, budget, against, rules, deck, seed, popsize, games_per
 @main.command("decks")
 def decks_cmd() -> None:
     """List the decks that --deck accepts."""
-    from .decks import format_decks
+    from .ruleset.decks import format_decks
 
     click.echo(format_decks())
 
@@ -1230,7 +1230,7 @@ def decks_cmd() -> None:
 def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
               sweep, seed, threads, out, policy_files) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
-    from .skill_scale import format_skill, format_sweep, skill_answer, skill_sweep, write_skill_page
+    from .lab.skill_scale import format_skill, format_sweep, skill_answer, skill_sweep, write_skill_page
 
     if sweep:
         try:

@@ -77,7 +77,7 @@ class Range(click.IntRange):
 
 PLAYERS = Range(2, 10)
 SEED = Range(0, 2**64 - 1)
-#: match scorings (unosim.match.SCORINGS; tests/test_cli.py checks they agree, the engine is not imported here)
+#: match scorings (unosim.running.match.SCORINGS; tests/test_cli.py checks they agree, the engine is not imported here)
 class Choice(click.Choice):
     """A choice shown in ``--help`` (``shown``: the main names of a list that includes aliases); a value
     outside it gets the API's one-line error (:func:`unosim.validate.choice`, with a did-you-mean)."""
@@ -104,7 +104,7 @@ SCORING = Choice(["standard", "self_loser", "lowest_wins", "elimination", "elimi
                   "elimination_final_two", "hp_challenge", "tournament_elimination", "lazy", "lazy_scoring",
                   "rotating_partners"],
                  shown=["standard", "self_loser", "lowest_wins", "elimination", "lazy", "rotating_partners"])
-#: the studies of ``unosim study`` (unosim.studies.STUDIES; tests/test_cli_conventions.py checks they agree)
+#: the studies of ``unosim study`` (unosim.lab.studies.STUDIES; tests/test_cli_conventions.py checks they agree)
 STUDY = Choice(["first_player", "house_rules", "flip", "match_length"])
 DECK_HELP = ("Deck: classic, numbers_only, flip, harry_potter, bts, classic(copies=2,no_wilds) ... or a "
              "PATH.toml; see `unosim decks`.")

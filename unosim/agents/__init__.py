@@ -1,0 +1,1 @@
+"""unosim.agents: the step API for agents: Game and the PettingZoo environment."""

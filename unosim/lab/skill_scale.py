@@ -1,0 +1,343 @@
+"""``unosim skill``: how much does skill decide UNO?  One answer for given rules, deck and players.
+
+* **Headline.**  The win rate ``p`` of a strong player (default ``expert``) against a field of ``random``
+  and against a field of ``greedy`` (``players - 1`` copies; rotating seats), per round and per match to
+  500 (standard scoring), each with its 95% Wilson interval, and the **skill share**
+  ``s = (p - 1/n) / (1 - 1/n)``: 0 when the player wins its fair share (pure luck), 1 when it always
+  wins.  The ceiling player ``cheat_ceiling`` (a search that sees every hand; a cheat, the top of the
+  scale, never a player) gives the share that seeing the cards would reach, per round.
+* **Ladder.**  Graded players (random, greedy, every heuristic, the expert, ``lookahead`` at a couple of
+  budgets, the ceiling) each against the same ``greedy`` field: win rate, interval, and a **rating**:
+  the Bradley-Terry strength relative to one greedy seat, in Elo points,
+  ``400 log10(p (n - 1) / (1 - p))`` (greedy is 0; 2 players: +191 is a 75% win rate), its interval
+  the Wilson interval's ends mapped the same way.
+* **Rounds to see the edge.**  How many rounds a reader must play before the 95% interval of the win
+  rate excludes the fair share: ``z^2 p (1 - p) / (p - 1/n)^2``.
+* **Variance share (footnote).**  The share of the outcome variance that the choice of player explains
+  in a two-arm comparison with the fair-share player, ``(p - 1/n)^2 / (4 pbar (1 - pbar))``: a function
+  of the edge alone, small for any edge a win/lose game shows (hence the footnote, not the headline).
+
+Search and the ceiling are plain-Python seats that read the engine's state (played step by step) and slow: they get ``search_rounds``
+rounds each, the heuristics ``rounds``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..analysis.stats import proportion_ci, z_value
+from ..core.heuristics_nb import HEURISTICS
+from ..errors import PolicyError
+from ..players.policies import parse_policy
+from ..reports.pages import Page, PageFigure, Section, write_pages
+from ..results.io import slug
+from ..running.sim import simulate
+from ..validate import check_players, integer
+
+__all__ = ["DEFAULT_STRONG", "CEILING", "SkillAnswer", "skill_share", "rating", "rounds_to_see",
+           "variance_share", "ladder_players", "skill_answer", "format_skill", "write_skill_page",
+           "SWEEP", "skill_sweep", "format_sweep"]
+
+DEFAULT_STRONG = "expert"
+CEILING = "cheat_ceiling"
+FIELDS = ("random", "greedy")
+MATCH = {"mode": "match", "scoring": "standard", "target": 500}
+LEVEL = 0.95
+
+
+def skill_share(p: float, n: int) -> float:
+    """(p - 1/n) / (1 - 1/n): 0 at the fair share, 1 for a player who always wins."""
+    return (p - 1.0 / n) / (1.0 - 1.0 / n)
+
+
+def rating(p: float, n: int) -> float:
+    """Bradley-Terry strength relative to one field seat, in Elo points (0 at the fair share)."""
+    p = min(max(p, 1e-6), 1.0 - 1e-6)
+    return 400.0 * math.log10(p * (n - 1) / (1.0 - p))
+
+
+def rounds_to_see(p: float, n: int, level: float = LEVEL) -> float:
+    """Rounds after which the win rate's interval at ``level`` excludes the fair share (inf for no edge)."""
+    edge = p - 1.0 / n
+    if edge <= 0.0:
+        return math.inf
+    return math.ceil(z_value(level) ** 2 * p * (1.0 - p) / edge ** 2)
+
+
+def variance_share(p: float, n: int) -> float:
+    """Share of the 0/1 outcome's variance explained by the player in a two-arm comparison (equal arms)
+    with a player winning the fair share 1/n."""
+    p0 = 1.0 / n
+    pbar = (p + p0) / 2.0
+    return (p - p0) ** 2 / (4.0 * pbar * (1.0 - pbar))
+
+
+def ladder_players(budgets: Sequence[int], ceiling_rollouts: int) -> list[str]:
+    """random, greedy, the heuristics (the expert last), lookahead at each budget, the ceiling."""
+    heur = [h for h in HEURISTICS if h != "expert"]
+    return ["random", "greedy", *heur, "expert", *(f"lookahead(rollouts={b})" for b in budgets),
+            f"{CEILING}(rollouts={ceiling_rollouts})"]
+
+
+def _is_search(player: str) -> bool:
+    return player.startswith(("lookahead", CEILING))
+
+
+def _measure(player: str, field: str, n: int, rules: str, deck: str, games: int, seed: int,
+             threads: int | None, unit: str, policy_files: Sequence[str] = ()) -> dict[str, Any]:
+    """One cell: ``player`` in seat rotation against n - 1 copies of ``field``."""
+    kw = MATCH if unit == "match" else {}
+    r = simulate(rules=rules, deck=deck, players=n, policies=[player] + [field] * (n - 1), games=games,
+                 seed=seed, threads=threads, seating="rotate", policy_files=list(policy_files) or None, **kw)
+    wins = int((r.records["winner_policy"].to_numpy() == 0).sum())
+    p, _, lo, hi = proportion_ci(wins, games, LEVEL)
+    return {"player": player, "field": field, "unit": unit, "games": games, "wins": wins, "p": p, "lo": lo,
+            "hi": hi, "share": skill_share(p, n), "share_lo": skill_share(lo, n), "share_hi": skill_share(hi, n),
+            "rating": rating(p, n), "rating_lo": rating(lo, n), "rating_hi": rating(hi, n),
+            "to_see": rounds_to_see(p, n), "variance_share": variance_share(p, n)}
+
+
+@dataclass
+class SkillAnswer:
+    rules: str
+    deck: str
+    players: int
+    strong: str
+    headline: pd.DataFrame  # the strong player and the ceiling against each field, per round / match
+    ladder: pd.DataFrame    # graded players against the greedy field (empty without a ladder)
+    command: str
+    seconds: float
+
+
+def _check(strong: Any, rounds: Any, matches: Any, search_rounds: Any, budgets: Any,
+           ceiling_rollouts: Any) -> tuple[str, int, int, int, list[int], int]:
+    if not isinstance(strong, str):
+        raise PolicyError(f"strong={strong!r} is not a policy string; accepted: one policy, e.g. {DEFAULT_STRONG}")
+    strong = str(parse_policy(strong))
+    if isinstance(budgets, (str, bytes)) or not isinstance(budgets, Sequence):
+        raise PolicyError(f"budgets={budgets!r} is not a list of rollouts; accepted: e.g. [16, 64]")
+    return (strong, integer("rounds", rounds, 1), integer("matches", matches, 0),
+            integer("search_rounds", search_rounds, 0), [integer("budgets", b, 1, 100_000) for b in budgets],
+            integer("ceiling_rollouts", ceiling_rollouts, 1, 100_000))
+
+
+def skill_command(rules: str, deck: str, players: int, strong: str, rounds: int, matches: int,
+                  search_rounds: int, budgets: Sequence[int], ceiling_rollouts: int, seed: int,
+                  ladder: bool, policy_files: Sequence[str] = ()) -> str:
+    return (f"unosim skill --rules {rules} --deck {deck} --players {players} --strong '{strong}' "
+            + "".join(f"--policy-file '{f}' " for f in policy_files) +
+            f"--rounds {rounds} --matches {matches} --search-rounds {search_rounds} "
+            f"--budgets {','.join(map(str, budgets))} --ceiling-rollouts {ceiling_rollouts} --seed {seed}"
+            + ("" if ladder else " --no-ladder"))
+
+
+def skill_answer(rules: str = "official", deck: str = "classic", players: int = 2, strong: str = DEFAULT_STRONG,
+                 rounds: int = 4000, matches: int = 200, search_rounds: int = 60, budgets: Sequence[int] = (16, 64),
+                 ceiling_rollouts: int = 64, seed: int = 1, threads: int | None = None, ladder: bool = True,
+                 echo: Callable[[str], None] | None = None,
+                 policy_files: Sequence[str] | str | None = None) -> SkillAnswer:
+    """Measure the headline (the strong player and the ceiling against random and greedy fields) and,
+    with ``ladder``, the ladder of graded players against the greedy field.  Every cell uses the same
+    ``seed`` (the same deals).  ``matches=0`` and ``search_rounds=0`` leave those cells out.
+    ``policy_files``: Python files defining policies (a user's strategy as the strong player)."""
+    files = _load_files(policy_files)
+    strong, rounds, matches, search_rounds, budgets, ceiling_rollouts = _check(
+        strong, rounds, matches, search_rounds, budgets, ceiling_rollouts)
+    n = check_players(players)
+    say = echo or (lambda _line: None)
+    t0 = time.perf_counter()
+    ceiling = f"{CEILING}(rollouts={ceiling_rollouts})"
+    cells = []
+    for field in FIELDS:
+        cells.append((strong, field, "round", search_rounds if _is_search(strong) else rounds))
+        if matches and not _is_search(strong):
+            cells.append((strong, field, "match", matches))
+        if search_rounds:
+            cells.append((ceiling, field, "round", search_rounds))
+    rows = []
+    for player, field, unit, games in cells:
+        rows.append(_measure(player, field, n, rules, deck, games, seed, threads, unit, files))
+        say(f"  {player} vs {field} ({unit}s): {rows[-1]['p']:.1%} of {games:,}")
+    head = pd.DataFrame(rows)
+    lrows = []
+    for player in ladder_players(budgets, ceiling_rollouts) if ladder else []:
+        games = search_rounds if _is_search(player) else rounds
+        if games:
+            lrows.append(_measure(player, "greedy", n, rules, deck, games, seed, threads, "round", files))
+            say(f"  ladder {player}: {lrows[-1]['p']:.1%} of {games:,}")
+    return SkillAnswer(rules, deck, n, strong, head, pd.DataFrame(lrows),
+                       skill_command(rules, deck, n, strong, rounds, matches, search_rounds, budgets,
+                                     ceiling_rollouts, seed, ladder, files), time.perf_counter() - t0)
+
+
+def _load_files(policy_files: Sequence[str] | str | None) -> list[str]:
+    """Load the policy files (their policies become nameable); their paths for each cell's run."""
+    from ..players.policy_api import load_policy_files
+
+    return [f["path"] for f in load_policy_files(policy_files)]
+
+
+# ---- the sweep: the skill share by players, preset and deck ---------------------------------------------
+#: (label, rules, deck, players): 2-10 players under the official rules, the main presets and UNO Flip at 4
+SWEEP = [*((f"official, {n} players", "official", "classic", n) for n in range(2, 11)),
+         *((f"{r}, 4 players", r, "classic", 4) for r in ("stacking", "seven_zero", "jump_in", "draw_until_playable")),
+         ("UNO Flip, 4 players", "official", "flip", 4)]
+
+
+def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int = 0, seed: int = 1,
+                threads: int | None = None, settings: Sequence[tuple[str, str, str, int]] = tuple(SWEEP),
+                echo: Callable[[str], None] | None = None,
+                policy_files: Sequence[str] | str | None = None) -> pd.DataFrame:
+    """The strong player's skill share against the random and the greedy field in each setting (label,
+    rules, deck, players), per round and (``matches`` > 0) per match to 500."""
+    files = _load_files(policy_files)
+    strong, rounds, matches, _, _, _ = _check(strong, rounds, matches, 0, [], 1)
+    say = echo or (lambda _line: None)
+    rows = []
+    for label, rules, deck, n in settings:
+        for field in FIELDS:
+            for unit, games in (("round", rounds), ("match", matches)):
+                if games and not (unit == "match" and _is_search(strong)):
+                    rows.append({"setting": label, "players": n,
+                                 **_measure(strong, field, n, rules, deck, games, seed, threads, unit, files)})
+                    say(f"  {label}, {strong} vs {field} ({unit}s): {rows[-1]['p']:.1%}")
+    return pd.DataFrame(rows)
+
+
+def format_sweep(t: pd.DataFrame) -> str:
+    """One line per setting: the skill share s [95%] per field and unit."""
+    out = pd.DataFrame([{"setting": label, **{
+        f"s vs {r['field']} per {r['unit']}": f"{r['share']:.2f} [{r['share_lo']:.2f}, {r['share_hi']:.2f}]"
+        for _, r in g.iterrows()}} for label, g in t.groupby("setting", sort=False)])
+    return out.to_string(index=False)
+
+
+# ---- text -------------------------------------------------------------------------------------------
+
+
+def _pm(r: Any) -> str:
+    return f"{r['p']:.1%} [{r['lo']:.1%}, {r['hi']:.1%}]"
+
+
+def _to_see(x: float) -> str:
+    return "never" if math.isinf(x) else f"{int(x):,}"
+
+
+def headline_frame(a: SkillAnswer) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "player": r["player"], "against": f"{a.players - 1} x {r['field']}", "per": r["unit"],
+        "games": f"{r['games']:,}", "win rate [95%]": _pm(r),
+        "skill share s [95%]": f"{r['share']:.2f} [{r['share_lo']:.2f}, {r['share_hi']:.2f}]",
+        "rounds to see the edge": _to_see(r["to_see"])} for _, r in a.headline.iterrows()])
+
+
+def ladder_frame(a: SkillAnswer) -> pd.DataFrame:
+    if a.ladder.empty:
+        return pd.DataFrame()
+    return pd.DataFrame([{
+        "player": r["player"], "rounds": f"{r['games']:,}", "win rate [95%]": _pm(r),
+        "rating [95%]": f"{r['rating']:+.0f} [{r['rating_lo']:+.0f}, {r['rating_hi']:+.0f}]",
+        "skill share s": f"{r['share']:.2f}", "rounds to see the edge": _to_see(r["to_see"])}
+        for _, r in a.ladder.sort_values("rating").iterrows()])
+
+
+def footnote(a: SkillAnswer) -> str:
+    r = a.headline.iloc[0]
+    return (f"Footnote: the share of outcome variance explained by the player is "
+            f"(p - 1/n)^2 / (4 pbar (1 - pbar)) for a win/lose outcome; for {r['player']} against "
+            f"{r['field']} it is {r['variance_share']:.2%}, fixed by the edge alone.  A small variance share "
+            f"does not mean that luck decides: every single round is a coin flip weighted by the edge, and "
+            f"the skill share s above is the measure of how far from luck the results are.")
+
+
+def format_skill(a: SkillAnswer) -> str:
+    lines = [f"Skill versus luck: {a.rules}, {a.deck} deck, {a.players} players (rotating seats, 95% intervals)",
+             "", headline_frame(a).to_string(index=False)]
+    if not a.ladder.empty:
+        lines += ["", f"Ladder: each player against {a.players - 1} x greedy; rating in Elo points relative to "
+                  "one greedy seat (Bradley-Terry)", ladder_frame(a).to_string(index=False)]
+    lines += ["", "s = (p - 1/n) / (1 - 1/n): 0 = the fair share (pure luck), 1 = always wins.  cheat_ceiling "
+              "sees every hand (a cheat: the top of the scale).", footnote(a), "",
+              f"reproduce: {a.command}", f"({a.seconds:.0f} s)"]
+    return "\n".join(lines)
+
+
+# ---- page -------------------------------------------------------------------------------------------
+
+
+def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ..reports.charts import FIGSIZE, OKABE_ITO, save_figure, set_title
+
+    t = a.ladder.sort_values("rating")
+    fig = Figure(figsize=(FIGSIZE[0], max(3.0, 0.35 * len(t) + 1.2)))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    y = range(len(t))
+    colors = [OKABE_ITO[3] if p.startswith(CEILING) else OKABE_ITO[0] for p in t["player"]]
+    ax.errorbar(t["rating"], y, xerr=[t["rating"] - t["rating_lo"], t["rating_hi"] - t["rating"]], fmt="none",
+                ecolor="#555555", capsize=3)
+    ax.scatter(t["rating"], y, c=colors, zorder=3)
+    ax.set_yticks(list(y), list(t["player"]))
+    ax.axvline(0.0, color="#999999", lw=0.8)
+    ax.set_xlabel("rating, Elo points relative to one greedy seat (95% interval)")
+    set_title(ax, "The skill ladder", f"{a.rules}, {a.players} players, against greedy")
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def _share_chart(a: SkillAnswer, path: Path) -> Path:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ..reports.charts import FIGSIZE, OKABE_ITO, save_figure, set_title
+
+    t = a.headline
+    fig = Figure(figsize=FIGSIZE)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    labels = [f"{r['player']}\nvs {r['field']}, per {r['unit']}" for _, r in t.iterrows()]
+    x = range(len(t))
+    ax.bar(x, t["share"], color=[OKABE_ITO[3] if p.startswith(CEILING) else OKABE_ITO[0] for p in t["player"]])
+    ax.errorbar(x, t["share"], yerr=[t["share"] - t["share_lo"], t["share_hi"] - t["share"]], fmt="none",
+                ecolor="#333333", capsize=3)
+    ax.set_xticks(list(x), labels, fontsize=7)
+    ax.set_ylabel("skill share s (0 = luck, 1 = always wins)")
+    ax.set_ylim(min(0.0, float(t["share_lo"].min())), 1.0)
+    set_title(ax, "How much skill decides", f"{a.rules}, {a.deck}, {a.players} players")
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def write_skill_page(a: SkillAnswer, out: Path | str) -> dict[str, Path]:
+    """summary.md and report.html (charts as PNG and SVG, the tables as CSV) into ``out``."""
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    a.headline.to_csv(out_dir / "headline.csv", index=False)
+    figs = [PageFigure(_share_chart(a, out_dir / "skill_share.png").name, "Skill share",
+                       "s = (p - 1/n)/(1 - 1/n) with its 95% interval; the ceiling sees every hand.")]
+    sections = [Section("The answer", [f"Rotating seats, the same deals for every player, 95% Wilson "
+                                       f"intervals.  {a.players - 1} opponents of one kind."],
+                        [(headline_frame(a), 3)], figs)]
+    if not a.ladder.empty:
+        a.ladder.to_csv(out_dir / "ladder.csv", index=False)
+        sections.append(Section("The ladder", ["Each player against the greedy field; the rating is the "
+                                               "Bradley-Terry strength relative to one greedy seat, in Elo "
+                                               "points."], [(ladder_frame(a), 1)],
+                                [PageFigure(_ladder_chart(a, out_dir / "ladder.png").name, "Ladder",
+                                            "Ratings with 95% intervals (from the Wilson interval's ends).")]))
+    sections.append(Section("Footnote: variance shares", [footnote(a)]))
+    sections.append(Section("Reproduce", code=[a.command]))
+    page = Page(f"Skill versus luck in UNO ({slug(a.rules)}, {a.players} players)",
+                ["s = (p - 1/n)/(1 - 1/n): 0 when the player wins its fair share 1/n, 1 when it always wins."],
+                sections)
+    return write_pages(page, out_dir)

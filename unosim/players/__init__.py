@@ -1,0 +1,1 @@
+"""unosim.players: policies: the registry, the numba policy interface, plain-Python policies, plugins and lookahead."""

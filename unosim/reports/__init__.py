@@ -1,0 +1,1 @@
+"""unosim.reports: reports: charts, HTML pages and the report of saved runs."""

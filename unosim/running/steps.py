@@ -1,0 +1,326 @@
+"""A round or a match between two decisions, as a value you can copy: the engine's step machine.
+
+The compiled engine keeps everything a round carries in its arrays: the hands and piles, the counters and
+every scalar of the round's state (``nb.ST_*``, named slots of ``st``).  Here those arrays are views into
+one int64 buffer (:class:`State`), so a state is copied with one array copy.
+
+The engine plays a round one *step* at a time (``nb.MODE_STEP``: from the top of one turn step to the
+next; a turn step is a turn, or a response window, or a skipped turn) and goes on from a copied state
+(``nb.MODE_CONTINUE``).  A seat played from Python (``POL_EXTERNAL``: every seat of a :class:`unosim.Game`,
+the policies that read the engine's state, ``unosim trace``) stops the step at its decision without an
+answer: the state goes back to the step's start, the decision is handed out, and with its answer queued
+the step is played again from its start.  A step holds a few decisions at most, so an answer costs one
+step of the engine, never a replay of the round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba.core.types import WrapperAddressProtocol
+
+from ..core import enums as E
+from ..core import nb
+from ..players.external import Decision, PythonPolicy, RoundState, _ask, _instance, begin_batch, is_external
+from ..players.policies import check_policy_error
+
+
+class _FixedSlot(WrapperAddressProtocol):
+    """A compiled policy slot by its address: passed to a kernel without numba's look-up of a dispatcher's
+    compiled version at every call (about 80 microseconds, more than a step of the engine)."""
+
+    def __init__(self, dispatcher: Any) -> None:
+        self._numba_type_ = nb.SLOT  # numba's typeof reads this instead of building the type at every call
+        cres = dispatcher.get_compile_result(nb.SLOT_SIG)
+        if cres is None:
+            dispatcher.compile(nb.SLOT_SIG)
+            cres = dispatcher.get_compile_result(nb.SLOT_SIG)
+        self._addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+        self._keep = dispatcher
+
+    def __wrapper_address__(self) -> int:
+        return self._addr
+
+    def signature(self) -> Any:
+        return nb.SLOT_SIG
+
+
+_FIXED: dict[int, _FixedSlot] = {}
+
+
+def fixed_slot(dispatcher: Any) -> _FixedSlot:
+    """The slot ``dispatcher`` (unosim.players.policy_api.slot_for) as a :class:`_FixedSlot`, made once per slot."""
+    key = id(dispatcher)
+    if key not in _FIXED:
+        _FIXED[key] = _FixedSlot(dispatcher)
+    return _FIXED[key]
+
+
+@dataclass
+class Table:
+    """What stays fixed while a round or a match is stepped: the players, the deck's faces for this game (UNO
+    Flip's pairing applied), the packed rules and policies, the policy slot, and for a match its options."""
+
+    n: int
+    seed: int
+    game: int           # the round's (or match's) global index in the run
+    gcol: np.ndarray
+    grank: np.ndarray
+    gpts: np.ndarray
+    ri: np.ndarray
+    rf: np.ndarray
+    pol: np.ndarray
+    pp: np.ndarray
+    slot: Any = None
+    mi: np.ndarray | None = None
+    seatmap: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    slot_dispatcher: Any = field(init=False)
+    cmask: np.ndarray = field(init=False)
+    R: np.ndarray = field(init=False)
+    RD: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cmask = nb.new_card_masks_nb(self.gcol, self.grank)
+        self.R, self.RD = nb.new_rules_nb(self.ri, self.rf)
+        self.slot_dispatcher = self.slot if self.slot is not None else nb.no_slot_nb
+        self.slot = fixed_slot(self.slot_dispatcher)
+
+    @property
+    def z50(self) -> int:
+        return int(self.R[nb.R_Z50])  # zero_worth_50 as rules_nb unpacked it
+
+
+def table_for(game: int, seed: int, n: int, dk: Any, ri: np.ndarray, rf: np.ndarray, pol: np.ndarray,
+              pp: np.ndarray, seating: int, slot: Any, mi: np.ndarray | None = None) -> Table:
+    """Round (or match) ``game`` of a run, as play_batch_nb (play_match_batch_nb) seats it: the seating's
+    policy in each seat, UNO Flip's random pairing of faces drawn for this game."""
+    seatmap = np.arange(n, dtype=np.int64)
+    polg, ppg = pol.copy(), pp.copy()
+    if seating != 0:
+        nb.seat_map_nb(seating, game, np.uint64(seed), n, pol, pp, seatmap, polg, ppg)
+    gcol, grank, gpts = dk.face_color, dk.face_rank, dk.face_points
+    if dk.random_pairing:
+        gcol, grank, gpts = gcol.copy(), grank.copy(), gpts.copy()
+        nb.pair_faces_nb(game, np.uint64(seed), dk.face_color, dk.face_rank, dk.face_points, gcol, grank, gpts)
+    return Table(n, seed, game, gcol, grank, gpts, ri, rf, polg, ppg, slot, mi, seatmap)
+
+
+class State:
+    """A round (and its match) stopped at the start of a step: every array of the engine as a view into one
+    int64 buffer, plus the answers already given to the step's decisions (``queue``).  ``copy()`` is one
+    array copy."""
+
+    _MATCH = ("ms", "scores", "rwins", "pts", "flags")
+    _ROUND = ("hand", "hlen", "pile", "disc", "lg", "tmp", "active", "st", "rng", "res", "obs")  # nb.LAY_* order
+
+    def __init__(self, n: int, ncards: int, buf: np.ndarray | None = None) -> None:
+        sizes = nb.state_sizes(n, ncards, E.obs_size(ncards)) + [nb.NMS, n, n, n, 3]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.buf = np.zeros(int(offsets[-1]), np.int64) if buf is None else buf
+        self.lay = offsets[:nb.NLAY + 1]
+        self.n, self.ncards = n, ncards
+        for k, name in enumerate(self._ROUND + self._MATCH):
+            setattr(self, name, self.buf[offsets[k]:offsets[k + 1]])
+        self.hand = self.hand.reshape(n, ncards)
+        self.rng = self.rng.view(np.uint64)
+        self.queue: list[int] = []
+
+    # flags[0]: the round is under way (MODE_CONTINUE); flags[1]: the round is over; flags[2]: the decisions
+    # answered in the round before this step (with the queue's: a Decision's random stream, Decision.rng)
+    @property
+    def started(self) -> bool:
+        return bool(self.flags[0])
+
+    @property
+    def round_over(self) -> bool:
+        return bool(self.flags[1])
+
+    def copy(self) -> State:
+        other = State(self.n, self.ncards, self.buf.copy())
+        other.queue = list(self.queue)
+        return other
+
+    def new_round(self, rng_seed: int) -> None:
+        """The next round starts at the next step (seated seats as they are in ``active[3n:]``)."""
+        self.flags[:] = 0
+        self.rng[0] = np.uint64(rng_seed)
+        self.queue.clear()
+
+
+_NO_LOG = np.zeros((0, 5), np.int64)
+
+
+def play_step(t: Table, s: State, log: np.ndarray = _NO_LOG, snapshot: bool = False) -> bool:
+    """Play one step of the round from ``s`` with its queued answers.  Returns False when a seat played from
+    Python must decide first: the decision is in ``s.obs`` and the arrays are as the engine left them at it
+    (the caller puts the step's start back); True when the step was played (the round may be over)."""
+    n = t.n
+    mode = nb.MODE_STEP | (nb.MODE_CONTINUE if s.started else 0) | (nb.MODE_SNAPSHOT if snapshot else 0)
+    s.st[nb.ST_MODE] = mode
+    dealer, first = (int(s.ms[nb.MS_DEALER]), int(s.ms[nb.MS_FIRST])) if t.mi is not None else (n - 1, -1)
+    nb.step_nb(n, dealer, first, t.gcol, t.grank, t.gpts, t.cmask, t.R, t.RD, t.pol, t.pp,
+               np.array(s.queue, np.int64), s.buf, s.lay, log, t.slot)
+    if s.st[nb.ST_ERR] == 3:
+        return False
+    s.flags[2] += len(s.queue)
+    s.queue.clear()
+    s.flags[0] = 1
+    s.flags[1] = int(s.res[nb.RES_END] != nb.END_STEP)  # a win, the cap, or a policy's error (st[ST_ERR] = 2)
+    return True
+
+
+def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG, on_pause: Callable[[Decision], None] | None = None,
+                snapshot: bool = False) -> Decision | None:
+    """Play on from ``s`` until a seat played from Python must decide (returned, with ``s`` back at the start
+    of its step and the step's earlier answers queued), or the round ends (None).  ``on_pause(d)`` sees each
+    decision while the arrays are still as the engine left them at it (with ``snapshot``: at a play decision,
+    the state a paused round resumes from, nb.MODE_RESUME)."""
+    while not s.round_over:
+        start = s.buf.copy()
+        if play_step(t, s, log, snapshot):
+            continue
+        d = Decision.from_obs(s.obs, int(s.rng[0]) ^ int(s.flags[2] + len(s.queue)))
+        if on_pause is not None:
+            on_pause(d)
+        s.buf[:] = start
+        return d
+    return None
+
+
+# ---- a round's result -----------------------------------------------------------------------------------
+def store_round(out: dict[str, np.ndarray], row: int, t: Table, res: np.ndarray, hand: np.ndarray,
+                hlen: np.ndarray) -> None:
+    """Row ``row`` of the round-mode outputs (unosim.running.sim._alloc) from a finished round, as play_batch_nb
+    writes it."""
+    w = int(res[nb.RES_WINNER])
+    out["winner"][row] = w
+    out["winner_policy"][row] = -1 if w < 0 else t.seatmap[w]
+    out["turns"][row] = res[nb.RES_TURNS]
+    out["winner_points"][row] = res[nb.RES_WPTS]
+    out["cards_drawn"][row] = res[nb.RES_DRAWN]
+    out["end"][row] = res[nb.RES_END]
+    out["reshuffles"][row] = res[nb.RES_RESHUF]
+    for q in range(t.n):
+        out["hand_points"][row, q] = nb.seat_points_nb(q, res[nb.RES_SIDE], hand, hlen, t.grank, t.gpts, t.z50)
+    out["extra"][row] = res[nb.RES_CHALLENGES:nb.RES_CHALLENGES + nb.NEXTRA]
+
+
+def end_match_round(t: Table, s: State) -> bool:
+    """Score the finished round into the match (nb.score_match_round_nb); start the next round unless the
+    match is over (returns True then)."""
+    n, mi = t.n, t.mi
+    seated = s.active[3 * n:]
+    nb.hand_points_nb(n, s.res[nb.RES_SIDE], s.hand, s.hlen, t.grank, t.gpts, t.z50, seated, s.pts)
+    if nb.score_match_round_nb(s.res[nb.RES_WINNER], s.res[nb.RES_WPTS], s.res[nb.RES_TURNS], n, mi, t.R,
+                               s.ms, s.scores, s.pts, s.rwins, seated, s.rng) \
+            or s.ms[nb.MS_ROUNDS] >= mi[nb.MI_MAX_ROUNDS]:
+        return True
+    begin_match_round(t, s)
+    return False
+
+
+def begin_match_round(t: Table, s: State) -> None:
+    """Round ms[MS_ROUNDS] of the match: its seed and the scores in the observation."""
+    nb.match_round_seed_nb(t.game, np.uint64(t.seed), t.n, t.mi, s.ms, s.scores, s.obs, s.rng)
+    s.new_round(int(s.rng[0]))
+
+
+# ---- plain-Python seats that read the engine's state, and unosim trace --------------------------------
+class _Seats:
+    """The seats of a round played from Python (POL_EXTERNAL), asked at each of their decisions: ``objs`` maps
+    a policy index to its PythonPolicy.  A policy that reads the engine's state (``uses_state``) gets it at its
+    play decisions (``d.state``, a RoundState of the paused round)."""
+
+    def __init__(self, t: Table, s: State, objs: dict[int, PythonPolicy], specs, on_decision=None) -> None:
+        self.t, self.s, self.objs, self.specs, self.on_decision = t, s, objs, specs, on_decision
+        self.stateful = any(getattr(o, "uses_state", False) for o in objs.values())
+        self.answers: list[int] = []
+
+    def __call__(self, d: Decision) -> None:
+        t, s = self.t, self.s
+        who = int(t.seatmap[s.st[nb.ST_ERR_SEAT]])
+        if self.stateful and d.kind == "play" and getattr(self.objs[who], "uses_state", False):
+            d.state = RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, s.hand, s.hlen, s.pile, s.disc, s.active,
+                                 s.st, s.res, t.slot_dispatcher)
+        v = _ask(self.objs[who], str(self.specs[who]), d)
+        if self.on_decision is not None:
+            self.on_decision(d, v, int(s.st[nb.ST_ERR_VAL]))
+        self.answers.append(v)
+
+    def play_round(self, log: np.ndarray = _NO_LOG) -> None:
+        """Play the round in ``s`` to its end, asking at every decision."""
+        s = self.s
+        while to_decision(self.t, s, log, on_pause=self, snapshot=self.stateful) is not None:
+            s.queue.append(self.answers[-1])
+        if s.st[nb.ST_ERR] == 2:
+            check_policy_error(np.array([self.t.game, self.t.seatmap[s.st[nb.ST_ERR_SEAT]], s.st[nb.ST_ERR_KIND],
+                                         s.st[nb.ST_ERR_VAL]]), self.specs)
+
+
+def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating: int, slot, specs,
+                        objs: dict[int, PythonPolicy], on_decision=None,
+                        log: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    """Round ``gi`` of a run, exactly as play_batch_nb plays it, with the seats in ``objs`` (POL_EXTERNAL)
+    asked step by step.  Returns (res, arrays of the final state); ``on_decision(d, answer, events)`` sees
+    every decision of those seats (``unosim trace``)."""
+    t = table_for(gi, seed, n, dk, ri, rf, pol, pp, seating, slot)
+    s = State(n, dk.size)
+    s.active[3 * n:] = 1
+    s.new_round(int(nb.game_seed_nb(np.uint64(seed), np.uint64(gi))))
+    seats = _Seats(t, s, objs, specs, on_decision)
+    seats.play_round(_NO_LOG if log is None else log)
+    return s.res, {"hand": s.hand, "hlen": s.hlen, "gcol": t.gcol, "grank": t.grank, "gpts": t.gpts,
+                   "seatmap": t.seatmap, "answers": seats.answers, "events": int(s.st[nb.ST_LOG_N]), "table": t}
+
+
+def run_external_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, n: int, dk, ri, rf, pol, pp,
+                       seating: int, slot, specs, first: int = 0) -> None:
+    """Rows lo..hi-1 of ``out`` get the rounds with global indices first+lo .. first+hi-1 (the same columns
+    play_batch_nb writes)."""
+    objs = {i: _instance(sp) for i, sp in enumerate(specs) if is_external(sp.name)}
+    begin_batch()
+    for gi in range(lo, hi):
+        res, fin = play_round_external(first + gi, seed, n, dk, ri, rf, pol, pp, seating, slot, specs, objs)
+        store_round(out, gi, fin["table"], res, fin["hand"], fin["hlen"])
+
+
+def new_match(t: Table, s: State) -> None:
+    """Match t.game before its first round (nb.new_match_nb), the first round seeded."""
+    nb.new_match_nb(t.n, s.ms, s.scores, s.rwins, s.active[3 * t.n:])
+    begin_match_round(t, s)
+
+
+def store_match(out: dict[str, np.ndarray], row: int, t: Table, s: State) -> None:
+    """Row ``row`` of the match-mode outputs (winner, rounds, end, scores, rwins, seatmap, turns) from a
+    finished match, as play_match_batch_nb writes it."""
+    n, half = t.n, t.n // 2
+    partners = bool(t.mi[nb.MI_PARTNERS])
+    out["winner"][row] = s.ms[nb.MS_WINNER]
+    out["rounds"][row] = s.ms[nb.MS_ROUNDS]
+    out["end"][row] = nb.MEND_DONE if s.ms[nb.MS_DONE] else nb.MEND_ROUND_CAP
+    out["turns"][row] = s.ms[nb.MS_TURNS]
+    for q in range(n):
+        out["scores"][row, q] = s.scores[q % half] if partners else s.scores[q]
+        out["rwins"][row, q] = s.rwins[q]
+        out["seatmap"][row, q] = t.seatmap[q]
+
+
+def run_external_match_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, n: int, dk, ri, rf, pol,
+                             pp, mi: np.ndarray, slot, specs, first: int = 0) -> None:
+    """Rows lo..hi-1 of ``out`` get the matches with global indices first+lo .. first+hi-1, their plain-Python
+    seats that read the engine's state asked step by step (the same columns play_match_batch_nb writes)."""
+    objs = {i: _instance(sp) for i, sp in enumerate(specs) if is_external(sp.name)}
+    begin_batch()
+    for m in range(lo, hi):
+        t = table_for(first + m, seed, n, dk, ri, rf, pol, pp, int(mi[nb.MI_SEATING]), slot, mi)
+        s = State(n, dk.size)
+        new_match(t, s)
+        seats = _Seats(t, s, objs, specs)
+        while True:
+            seats.play_round()
+            if end_match_round(t, s):
+                break
+        store_match(out, m, t, s)
