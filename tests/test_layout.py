@@ -100,10 +100,11 @@ def test_an_old_module_name_is_the_moved_module(old):
 
 def test_old_names_import_as_users_wrote_them_and_pickle_alike(monkeypatch):
     from unosim.external import PythonPolicy
-    from unosim.players import external
     from unosim.policy_api import policy
-    from unosim.results.store import make_cell
     from unosim.store import ChunkTask
+
+    from unosim.players import external
+    from unosim.results.store import make_cell
 
     assert PythonPolicy is external.PythonPolicy and callable(policy)
     task = ChunkTask(make_cell(), 0, 5)

@@ -323,3 +323,130 @@ def test_determinizations_respect_the_voids_the_draws_showed():
                           (0b0111 << 4), rng, hand, pile, np.zeros(ncards, np.int64), np.zeros(ncards, np.int64),
                           np.zeros(E.NKINDS, np.int64))
     assert sum(fcol[0, c] == 3 for c in hand[1, :12]) >= 8
+
+
+# ---- search at every decision kind: replaying the decision's step from its start -------------------------------
+
+
+def test_pinned_draws_go_on_top_of_the_pile_in_the_order_drawn_and_every_card_stays():
+    """pin_draws_nb: the cards this seat drew in the step (it has seen them) are put back on top of the dealt
+    pile, the first drawn on top; one dealt into another hand changes places with a pile card of the same
+    back (UNO Flip: the other hand keeps the backs this seat sees)."""
+    from unosim.players.lookahead import pin_draws_nb
+
+    dk = get_deck("flip")
+    nc = dk.size
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(60):
+        perm = rng.permutation(nc)
+        n, hlen0 = 3, np.array([5, 7, 6], np.int64)
+        hand = np.zeros((n, nc), np.int64)
+        hand[1, :7], hand[2, :6] = perm[:7], perm[7:13]
+        pile_n = 30
+        pile = np.zeros(nc, np.int64)
+        pile[:pile_n] = perm[13:13 + pile_n]
+        pinned = np.array([perm[int(rng.integers(0, 13 + pile_n))] for _ in range(2)], np.int64)
+        if pinned[0] == pinned[1]:
+            continue
+        back = dk.face_color[1] * 100 + dk.face_rank[1]
+        in_hands = {int(c) for c in [*hand[1, :7], *hand[2, :6]]}
+        if any(int(c) in in_hands and sum(back[x] == back[c] for x in pile[:pile_n - 2]) < 2 for c in pinned):
+            continue  # the pile below has too few cards of that back: the hand's backs may change
+        checked += 1
+        backs_before = [sorted(dk.face_color[1, c] * 100 + dk.face_rank[1, c] for c in hand[q, :hlen0[q]])
+                        for q in (1, 2)]
+        cards_before = sorted([*hand[1, :7], *hand[2, :6], *pile[:pile_n]])
+        pin_draws_nb(0, n, 0, dk.face_color, dk.face_rank, hlen0, pile_n, pinned, hand, pile)
+        assert pile[pile_n - 1] == pinned[0] and pile[pile_n - 2] == pinned[1]
+        assert sorted([*hand[1, :7], *hand[2, :6], *pile[:pile_n]]) == cards_before
+        backs_after = [sorted(dk.face_color[1, c] * 100 + dk.face_rank[1, c] for c in hand[q, :hlen0[q]])
+                       for q in (1, 2)]
+        assert backs_after == backs_before
+    assert checked >= 20
+
+
+#: presets whose rounds ask every decision kind
+EVERY_KIND = {"play", "play_drawn", "color", "challenge", "respond", "jump_in", "swap_target", "give_card"}
+
+
+def test_lookahead_searches_every_decision_kind_from_its_step():
+    """Each decision kind is searched (the playouts replay its step from the start, the seat's earlier answers
+    and its drawn cards first: the cards add up at every one, or the run stops with an error), in round and
+    match mode; with every_decision=0 only play decisions are."""
+    from unosim.players.lookahead import COUNTERS
+
+    searched: set[str] = set()
+    for rules, players in (("official+stacking+swap_on_five", 3), ("everything", 4), ("party", 4)):
+        COUNTERS.reset()
+        simulate(rules=rules, players=players, policies=",".join(["lookahead(rollouts=4)"] + ["greedy"] * (players - 1)),
+                 games=12, seed=3, threads=1)
+        searched |= set(COUNTERS.by_kind)
+    assert searched == EVERY_KIND
+    COUNTERS.reset()
+    simulate(rules="official+stacking", players=2, policies="lookahead(rollouts=4),greedy", games=3, seed=2,
+             threads=1, mode="match")
+    assert {"play", "play_drawn", "respond"} <= set(COUNTERS.by_kind)
+    COUNTERS.reset()
+    simulate(rules="everything", players=4, policies="lookahead(rollouts=4,every_decision=0),greedy,greedy,greedy",
+             games=6, seed=3, threads=1)
+    assert set(COUNTERS.by_kind) == {"play"}
+
+
+def _captured_step_decisions(rules: str, deck: str, n: int) -> list:
+    """(decision, state) at the non-play decisions with a choice of one lookahead seat among greedy ones."""
+    from unosim.players.external import register_class
+    from unosim.players.lookahead import candidate_answers
+
+    got = []
+
+    class Capture(Lookahead):
+        name = "capture_step_states"
+
+        def decide(self, d):
+            if d.kind != "play" and d.state is not None and len(candidate_answers(d)) > 1:
+                got.append((d, d.state))
+            return d.greedy()
+
+    register_class(Capture, "tests")
+    simulate(rules=rules, deck=deck, players=n, policies=",".join(["capture_step_states"] + ["greedy"] * (n - 1)),
+             games=15, seed=4, threads=1)
+    return got
+
+
+@pytest.mark.parametrize(("rules", "deck", "n"), [("official+stacking+jump_in", "classic", 3),
+                                                  ("official", "flip", 3)])
+def test_lookahead_never_peeks_at_other_decisions(rules, deck, n):
+    """At decisions other than play the search starts from its step's start: permuting the cards the seat
+    cannot see (other hands and the pile below the cards it drew in the step, keeping hand sizes and, on UNO
+    Flip, visible backs) never changes its playout counts or its answer."""
+    la = Lookahead(rollouts=10)
+    rng = np.random.default_rng(9)
+    compared = 0
+    for d, s in _captured_step_decisions(rules, deck, n)[:12]:
+        seat = d.seat
+        pile_n = int(s.st[nb.ST_PILE_N]) - len(s.pinned)
+        places = [(q, i) for q in range(n) if q != seat for i in range(int(s.hlen[q]))]
+        cards = [int(s.hand[q, i]) for q, i in places] + [int(c) for c in s.pile[:pile_n]]
+        side = int(s.st[nb.ST_SIDE])
+        # the backs as this game's faces pair them (UNO Flip pairs light and dark faces per game)
+        backs = [(s.fcol[1 - side, c], s.frank[1 - side, c]) if deck == "flip" else 0 for c in cards]
+        results = []
+        for trial in range(2):
+            if trial:
+                perm = list(range(len(cards)))
+                for b in set(backs):
+                    group = [j for j in range(len(cards)) if backs[j] == b]
+                    for a, j in zip(group, rng.permutation(group), strict=True):
+                        perm[a] = j
+                new = [cards[j] for j in perm]
+                for (q, i), c in zip(places, new[:len(places)], strict=True):
+                    s.hand[q, i] = c
+                s.pile[:pile_n] = new[len(places):]
+            d.rng.seed(21)
+            counts = la.playout_wins(d, s)
+            d.rng.seed(22)
+            results.append((counts, la.best_move(d, s)))
+        assert results[0] == results[1], (d.kind, results)
+        compared += 1
+    assert compared >= 5

@@ -65,11 +65,12 @@ ST_ERR_VAL = 8
 ST_ERR_SEAT = 9
 # control slots, set by the caller and kept by play_round_nb (it clears only the slots above)
 ST_MODE = 10        # bit 0: save a snapshot at every normal-turn play decision; bit 1: resume from one
-ST_FORCE_N = 11     # POL_FORCED: answers queued for the first decisions of the forced seat (at most 2)
+ST_FORCE_N = 11     # POL_FORCED: answers queued for the first decisions of the forced seat (at most NFORCE)
 ST_FORCE_POS = 12   # POL_FORCED: answers used so far
 ST_FORCE_BASE = 13  # POL_FORCED: the policy (POL_RANDOM / POL_GREEDY) the seat plays after its answers
 ST_FORCE = 14       # POL_FORCED: (decision kind, answer) pairs at ST_FORCE + 2k
-ST_SNAP = 18        # the round's state (ST_SIDE ...), NSNAP slots
+NFORCE = 4          # answers the forced queue holds
+ST_SNAP = ST_FORCE + 2 * NFORCE  # the round's state (ST_SIDE ...), NSNAP slots
 NSNAP = 25
 ST_VOID = ST_SNAP + NSNAP  # per seat: the colours it showed it lacks (bits 0-3) and the side then (bit 4) + 1;
 #                            0 = nothing known.  Cleared when the seat receives a card (see enums.OBS_VOIDS)

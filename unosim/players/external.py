@@ -50,6 +50,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.heuristics_nb import greedy_obs_nb
+from ..core.nb import MODE_RESUME
 from ..errors import DecisionTimeout, PolicyAnswerError, policy_raised
 from .policies import POLICIES, PolicyError, PolicyInfo, register_policy
 
@@ -69,14 +70,21 @@ def _counts(obs: np.ndarray, base: int, side: int) -> dict[str, int]:
 
 
 class RoundState:
-    """The engine's arrays at a paused normal-turn play decision (views, valid until the round
-    continues) and the run's constants: what :func:`unosim.players.lookahead.rollouts_nb` copies for each playout."""
+    """The engine's arrays where a decision can be played again from, and the run's constants: what
+    :func:`unosim.players.lookahead.rollouts_nb` copies for each playout.  At a play decision (``mode``
+    ``nb.MODE_RESUME``) the arrays are the round paused at it (views, valid until the round continues); at
+    any other decision (``nb.MODE_CONTINUE``) they are a copy of the start of the step it belongs to,
+    ``prefix`` the deciding seat's earlier answers in that step ((decision kind, answer) pairs) and
+    ``pinned`` the cards it drew in the step before this decision, in the order drawn."""
 
-    def __init__(self, n, fcol, frank, fpts, ri, rf, hand, hlen, pile, disc, active, st, res, slot):
+    def __init__(self, n, fcol, frank, fpts, ri, rf, hand, hlen, pile, disc, active, st, res, slot,
+                 mode: int = MODE_RESUME, prefix: tuple[tuple[int, int], ...] = (), pinned: np.ndarray | None = None):
         self.n, self.fcol, self.frank, self.fpts, self.ri, self.rf = n, fcol, frank, fpts, ri, rf
         self.hand, self.hlen, self.pile, self.disc, self.active, self.st, self.res = \
             hand, hlen, pile, disc, active, st, res
         self.slot = slot
+        self.mode, self.prefix = mode, tuple(prefix)
+        self.pinned = np.zeros(0, np.int64) if pinned is None else pinned
 
 
 def known_region(obs: np.ndarray) -> np.ndarray | None:

@@ -24,9 +24,19 @@ At each normal-turn play decision (which card to play, or to draw) the player
    candidates and 32 rollouts, the plain argmax won 19.7% of rounds against three greedy, gated at
    ``z=1`` 25.2%.
 
-Every other decision (challenges, stacking, jump-in, ...) is greedy's.  It plays to win the round: in
-match mode (its matches are played step by step, unosim.running.steps) each playout still ends with the round,
-so it is a win-probability player per round that ignores the match score.
+Every other decision with a choice is searched the same way (``every_decision=1``, the default; ``0``
+leaves them to greedy): the colour of a wild played from a drawn card, keeping or playing a drawn card,
+challenging a Wild Draw Four, stacking, deflecting or taking an attack, jumping in, the seat to swap
+with, the card to give.  Its candidates are the options (identical cards once) and declining where the
+decision allows it.  The engine cannot be paused inside a step (unosim.running.steps), so these playouts
+start from the start of the decision's step: the seat's earlier answers in the step are given again,
+then the candidate, and the cards it drew in the step (which it has seen) are put back on top of the
+dealt pile (``pin_draws_nb``) so that the step draws them again.  A decision in the round's first step
+(the colour of a starting Wild), or after a draw it did not see, is greedy's.
+
+It plays to win the round: in match mode (its matches are played step by step, unosim.running.steps) each
+playout still ends with the round, so it is a win-probability player per round that ignores the match
+score.
 
 What it may use is exactly what a player at the table knows: its own hand, the discard pile, the
 hand sizes, the backs of the other hands on UNO Flip, and the public state (top card, colour,
@@ -75,12 +85,15 @@ class _Counters:
 
     def reset(self) -> None:
         self.decisions, self.playouts, self.seconds = 0, 0, 0.0
+        self.by_kind: dict[str, int] = {}  # decisions searched, by decision kind
 
-    def add(self, decisions: int, playouts: int, seconds: float) -> None:
+    def add(self, decisions: int, playouts: int, seconds: float, kind: str = "") -> None:
         with self.lock:
             self.decisions += decisions
             self.playouts += playouts
             self.seconds += seconds
+            if decisions:
+                self.by_kind[kind] = self.by_kind.get(kind, 0) + decisions
 
 
 COUNTERS = _Counters()
@@ -192,23 +205,57 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, 
     return True
 
 
+@njit(cache=True, _nrt=False)
+def pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand, pile):
+    """Put the cards ``pinned`` (what this seat drew in the step it decides in: it has seen them) on top
+    of the dealt draw pile, the first drawn on top, so that the step played again from its start draws
+    them again.  A pinned card dealt into another hand changes places with a pile card, one of the same
+    visible back where the pile has one (UNO Flip)."""
+    if pinned.shape[0] > pile_n:
+        return
+    for k in range(pinned.shape[0]):
+        c = pinned[k]
+        pos = pile_n - 1 - k
+        at = -1
+        for i in range(pile_n):
+            if pile[i] == c:
+                at = i
+        if at < 0:  # in another hand: bring a pile card of the same back there
+            for q in range(n):
+                for i in range(hlen0[q] if q != seat else 0):
+                    if hand[q, i] == c:
+                        at = pos
+                        for j in range(pos):
+                            if _back_nb(pile[j], side, fcol, frank) == _back_nb(c, side, fcol, frank):
+                                at = j
+                                break
+                        hand[q, i] = pile[at]
+                        pile[at] = c
+        if at >= 0:
+            pile[at] = pile[pos]
+            pile[pos] = c
+
+
 # ------------------------------------------------------------------------------------------------
 # Rollouts
 # ------------------------------------------------------------------------------------------------
 entry = LazyKernels(globals())
 
-# forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1) of candidate j
+# forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1, ...) of candidate j (nb.NFORCE answers)
 _ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1,
-                           I1, I1, I2, I2, I1, i8, I1, SLOT)
+                           I1, I1, I2, I2, I1, i8, I1, SLOT, i8, I1)
 
 
 @entry(_ROLLOUT_SIG, cache=True, nogil=True)
 def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hlen0, disc0, active0,
-                st0, res0, forced, wins, known, voids, obs, ufn):
+                st0, res0, forced, wins, known, voids, obs, ufn, mode, pinned):
     """Play ``nroll`` determinizations x candidates playouts from the snapshot (hand0 ... res0; the draw pile
     is what the determinization deals); ``obs`` is a scratch observation buffer (enums.obs_size); wins[0, j]
     counts the playouts candidate j won, wins[1, j] those whose outcome differs from candidate 0's on the
-    same determinization.  Returns the playouts played, or -1 if the cards do not add up."""
+    same determinization.  ``mode``: nb.MODE_RESUME, the snapshot is a round paused at this seat's play
+    decision; nb.MODE_CONTINUE, it is the start of the step this seat decides in, played again with the
+    candidate's answers (its earlier answers in the step first) and the cards it drew in the step,
+    ``pinned``, drawn again.  Returns the playouts played, or -1 if the cards do not add up."""
     ncards = fcol.shape[1]
     side = st0[nb.ST_SIDE]
     two_sided = False
@@ -238,6 +285,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
         if not determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known,
                               voids, drng, hand_d, pile_d, mark, unseen, backs):
             return -1
+        pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand_d, pile_d)
         roll_seed = nb.next_u64_nb(drng)
         for j in range(forced.shape[0]):
             for q in range(n):
@@ -255,11 +303,11 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
                 st[i] = st0[i]
             for i in range(res.shape[0]):
                 res[i] = res0[i]
-            st[nb.ST_MODE] = nb.MODE_RESUME
+            st[nb.ST_MODE] = mode
             st[nb.ST_FORCE_N] = forced[j, 0]
             st[nb.ST_FORCE_POS] = 0
             st[nb.ST_FORCE_BASE] = base
-            for i in range(4):
+            for i in range(2 * nb.NFORCE):
                 st[nb.ST_FORCE + i] = forced[j, 1 + i]
             rng[0] = roll_seed
             w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, rnd)
@@ -327,37 +375,58 @@ def _known_of(d: Decision) -> np.ndarray:
     return np.zeros(E.MAXP * E.NKINDS, np.int64) if region is None else np.ascontiguousarray(region)
 
 
-def _forced_rows(moves: list[tuple[int, int, int]]) -> np.ndarray:
-    rows = np.zeros((len(moves), 5), np.int64)
-    for j, (k, kind, answer) in enumerate(moves):
-        rows[j, :3] = (1, E.D_PLAY, k)
-        if kind >= 0:
-            rows[j, 0] = 2
-            rows[j, 3:] = (kind, answer)
+def _forced_rows(moves: list[tuple[int, int, int]], kind: int = E.D_PLAY,
+                 prefix: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
+    """Each candidate's answers for rollouts_nb: this seat's earlier answers in the step (``prefix``, as
+    (kind, answer) pairs), the candidate's answer to this decision (``kind``) and its follow-up, if any."""
+    rows = np.zeros((len(moves), 1 + 2 * nb.NFORCE), np.int64)
+    for j, (k, follow, answer) in enumerate(moves):
+        pairs = [*prefix, (kind, k), *([(follow, answer)] if follow >= 0 else [])]
+        rows[j, 0] = len(pairs)
+        rows[j, 1:1 + 2 * len(pairs)] = [x for pair in pairs for x in pair]
     return rows
 
 
+def candidate_answers(d: Decision) -> list[tuple[int, int, int]]:
+    """The answers lookahead compares at a decision other than play, as moves (answer, -1, 0): every
+    option (options showing the same value, such as two identical cards, are one), and -1 where the
+    decision allows none."""
+    seen: set[int] = set()
+    moves = []
+    for k in range(len(d.options)):
+        v = int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k])
+        if v not in seen:
+            seen.add(v)
+            moves.append((k, -1, 0))
+    if d.none_ok:
+        moves.append((-1, -1, 0))
+    return moves
+
+
 class Lookahead(PythonPolicy):
-    """Flat Monte Carlo with determinization: at each play decision, samples the unseen cards `rollouts`
-    times (no other hand gets a colour it showed it lacks by drawing, unless voids=0) and plays every
-    candidate move out with greedy (random with greedy_rollouts=0); plays the
-    finalist that won most if it beat greedy's move by more than z paired standard errors, else
-    greedy's move; every other decision is greedy's (unosim.players.lookahead)."""
+    """Flat Monte Carlo with determinization: at each decision with a choice (play, colour, keeping a drawn
+    card, challenges, stacking and other answers to an attack, jump-ins, swap targets, cards to give),
+    samples the unseen cards `rollouts` times (no other hand gets a colour it showed it lacks by drawing,
+    unless voids=0) and plays every candidate out with greedy (random with greedy_rollouts=0); plays the
+    finalist that won most if it beat greedy's answer by more than z paired standard errors, else
+    greedy's answer (unosim.players.lookahead)."""
 
     name = "lookahead"
-    params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0, "voids": 1}
-    ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0), "voids": (0, 1)}
+    params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0, "voids": 1, "every_decision": 1}
+    ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0), "voids": (0, 1),
+              "every_decision": (0, 1)}
     uses_state = True
 
     def __init__(self, **params: float) -> None:
         super().__init__(**params)
-        for key in ("rollouts", "greedy_rollouts", "voids"):
+        for key in ("rollouts", "greedy_rollouts", "voids", "every_decision"):
             if float(self.p[key]) != int(self.p[key]):
                 raise PolicyError(f"lookahead parameter {key}={self.p[key]!r} must be a whole number")
         self.rollouts = int(self.p["rollouts"])
         self.base = E.POL_GREEDY if int(self.p["greedy_rollouts"]) else E.POL_RANDOM
         self.z = float(self.p["z"])
         self.voids = int(self.p["voids"])  # 1: deal no other hand a colour it showed it lacks (OBS_VOIDS)
+        self.every_decision = int(self.p["every_decision"])  # 0: search play decisions only (greedy's others)
         self.follow = (-1, 0)  # the follow-up decision of the move just played (a colour, a swap target)
 
     def decide(self, d: Decision) -> int:
@@ -365,14 +434,15 @@ class Lookahead(PythonPolicy):
         self.follow = (-1, 0)
         if kind >= 0 and E.DECISION_NAMES[kind] == d.kind:
             return answer
-        if d.kind != "play" or d.state is None:
+        if d.state is None or (d.kind != "play" and not self.every_decision):
             return d.greedy()
         k, kind, answer = self.best_move(d, d.state)
         self.follow = (kind, answer)
         return k
 
     def best_move(self, d: Decision, s: RoundState) -> tuple[int, int, int]:
-        """(option index or -1, follow-up decision kind or -1, its answer) of the move to play.
+        """(option index or -1, follow-up decision kind or -1, its answer) of the move to play (at a play
+        decision; at the others the follow-up is always -1).
 
         With more than three candidates the budget is spent in two stages: a quarter of it on every
         candidate, the rest on greedy's move and the two best others (successive halving), judged on the
@@ -380,9 +450,9 @@ class Lookahead(PythonPolicy):
         is played if it beat greedy's move by more than ``z`` standard errors of their paired difference,
         else greedy's move."""
         moves = self.moves_of(d, s)
-        if len(moves) == 1:
+        if len(moves) == 1 or len(s.prefix) > nb.NFORCE - 2:  # nothing to choose, or a step too long to replay
             return moves[0]
-        COUNTERS.add(1, 0, 0.0)
+        COUNTERS.add(1, 0, 0.0, d.kind)
         r2 = self.rollouts
         if len(moves) > 3:
             r1 = max(r2 // 4, 1)
@@ -398,7 +468,7 @@ class Lookahead(PythonPolicy):
     @staticmethod
     def moves_of(d: Decision, s: RoundState) -> list[tuple[int, int, int]]:
         """The candidate moves, greedy's first (it wins ties)."""
-        moves = candidate_moves(d, s.ri)
+        moves = candidate_moves(d, s.ri) if d.kind == "play" else candidate_answers(d)
         g = d.greedy()
         moves.sort(key=lambda m: m[0] != g)
         return moves
@@ -417,9 +487,10 @@ class Lookahead(PythonPolicy):
         t0 = time.perf_counter()
         got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
                                        seed, s.hand, s.hlen, s.disc, s.active, s.st, s.res,
-                                       _forced_rows(moves), out, self.known_counts(d, s),
-                                       int(d.obs[E.OBS_VOIDS]) if self.voids else 0,
-                                       np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), s.slot)
+                                       _forced_rows(moves, E.DECISION_NAMES.index(d.kind), s.prefix), out,
+                                       self.known_counts(d, s), int(d.obs[E.OBS_VOIDS]) if self.voids else 0,
+                                       np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), s.slot, s.mode,
+                                       s.pinned)
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
         COUNTERS.add(0, got, time.perf_counter() - t0)

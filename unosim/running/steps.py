@@ -127,6 +127,7 @@ class State:
         self.hand = self.hand.reshape(n, ncards)
         self.rng = self.rng.view(np.uint64)
         self.queue: list[int] = []
+        self.step_start: np.ndarray | None = None  # at a decision handed out: the buffer at its step's start
 
     # flags[0]: the round is under way (MODE_CONTINUE); flags[1]: the round is over; flags[2]: the decisions
     # answered in the round before this step (with the queue's: a Decision's random stream, Decision.rng)
@@ -184,7 +185,9 @@ def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG, on_pause: Callabl
             continue
         d = Decision.from_obs(s.obs, int(s.rng[0]) ^ int(s.flags[2] + len(s.queue)))
         if on_pause is not None:
+            s.step_start = start
             on_pause(d)
+            s.step_start = None
         s.buf[:] = start
         return d
     return None
@@ -229,26 +232,62 @@ def begin_match_round(t: Table, s: State) -> None:
 
 
 # ---- plain-Python seats that read the engine's state, and unosim trace --------------------------------
+def _drawn_in_step(start: State, now: State, seat: int) -> np.ndarray | None:
+    """The cards drawn from the pile since the step's start, the first drawn first, when ``seat`` has seen
+    every one (in its hand, or laid on the discard pile); None when it has not (another seat's draw) or the
+    pile was reshuffled."""
+    top, left = int(start.st[nb.ST_PILE_N]), int(now.st[nb.ST_PILE_N])
+    if left > top or start.st[nb.ST_RESHUF] != now.st[nb.ST_RESHUF]:
+        return None
+    drawn = start.pile[left:top][::-1].copy()
+    seen = set(now.hand[seat, :now.hlen[seat]].tolist()) | set(now.disc[:now.st[nb.ST_DISC_N]].tolist())
+    return drawn if all(int(c) in seen for c in drawn) else None
+
+
+
 class _Seats:
     """The seats of a round played from Python (POL_EXTERNAL), asked at each of their decisions: ``objs`` maps
-    a policy index to its PythonPolicy.  A policy that reads the engine's state (``uses_state``) gets it at its
-    play decisions (``d.state``, a RoundState of the paused round)."""
+    a policy index to its PythonPolicy.  A policy that reads the engine's state (``uses_state``) gets it at
+    each decision (``d.state``, a RoundState: the round paused at a play decision, else its step's start)."""
 
     def __init__(self, t: Table, s: State, objs: dict[int, PythonPolicy], specs, on_decision=None) -> None:
         self.t, self.s, self.objs, self.specs, self.on_decision = t, s, objs, specs, on_decision
         self.stateful = any(getattr(o, "uses_state", False) for o in objs.values())
         self.answers: list[int] = []
+        self.in_step: list[tuple[int, int, int]] = []  # (seat, decision kind, answer) given in this step so far
 
     def __call__(self, d: Decision) -> None:
         t, s = self.t, self.s
-        who = int(t.seatmap[s.st[nb.ST_ERR_SEAT]])
-        if self.stateful and d.kind == "play" and getattr(self.objs[who], "uses_state", False):
-            d.state = RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, s.hand, s.hlen, s.pile, s.disc, s.active,
-                                 s.st, s.res, t.slot_dispatcher)
+        seat = int(s.st[nb.ST_ERR_SEAT])
+        who = int(t.seatmap[seat])
+        if not s.queue:
+            self.in_step.clear()
+        if self.stateful and getattr(self.objs[who], "uses_state", False):
+            d.state = self.state_at(d, seat)
         v = _ask(self.objs[who], str(self.specs[who]), d)
         if self.on_decision is not None:
             self.on_decision(d, v, int(s.st[nb.ST_ERR_VAL]))
+        self.in_step.append((seat, E.DECISION_NAMES.index(d.kind), v))
         self.answers.append(v)
+
+    def state_at(self, d: Decision, seat: int) -> RoundState | None:
+        """Where the decision can be played again from: the round paused at it (a play decision), else the
+        start of its step with this seat's earlier answers in the step and the cards it drew in it; None in
+        the round's first step (the deal itself: the starting card's colour) and where the step drew a card
+        this seat has not seen."""
+        t, s = self.t, self.s
+        if d.kind == "play":
+            return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, s.hand, s.hlen, s.pile, s.disc, s.active,
+                              s.st, s.res, t.slot_dispatcher)
+        a = State(s.n, s.ncards, s.step_start.copy())
+        if not a.started:
+            return None
+        drawn = _drawn_in_step(a, s, seat)
+        if drawn is None:
+            return None
+        prefix = tuple((kind, v) for q, kind, v in self.in_step if q == seat)
+        return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, a.hand, a.hlen, a.pile, a.disc, a.active, a.st,
+                          a.res, t.slot_dispatcher, nb.MODE_CONTINUE, prefix, drawn)
 
     def play_round(self, log: np.ndarray = _NO_LOG) -> None:
         """Play the round in ``s`` to its end, asking at every decision."""
