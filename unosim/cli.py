@@ -102,7 +102,7 @@ def _backend_options(f):
     """--backend, --scheduler, --workers (unosim.results.backends)."""
     f = click.option("--workers", type=COUNT, default=None,
                      help="--backend dask-local: worker processes (one thread each) [default: all cores].")(f)
-    f = click.option("--scheduler", default=None,
+    f = click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="--backend dask: address of a running `dask scheduler`, e.g. tcp://10.0.0.5:8786.")(f)
     return click.option("--backend", type=BACKEND, default="local", show_default=True,
                         help="Where the chunks run: local (threads here), dask (--scheduler, an existing "
@@ -133,7 +133,7 @@ def _policy_file_option(f):
     """--policy-file (repeatable): Python files defining policies the other options may name; and
     --decision-timeout."""
     f = _decision_timeout_option(f)
-    return click.option("--policy-file", "policy_files", multiple=True,
+    return click.option("--policy-file", "policy_files", multiple=True, metavar="PATH",
                         help="Python file defining policies (repeatable); its policies may then be named like "
                              "built-in ones. Results are keyed by the file's content: an edited file is rerun, "
                              "never served from the store. See `unosim policies`.")(f)
@@ -178,7 +178,7 @@ def _backend_kw(backend, scheduler, workers) -> dict:
 @click.option("--partners", is_flag=True, help="Match: seats i and i+n/2 play as a team.")
 @click.option("--max-rounds", type=COUNT, default="1000", show_default=True, help="Match: cap on rounds.")
 @click.option("--round-records", is_flag=True, help="Match: with --out, also write rounds.parquet.")
-@click.option("--policy-file", "policy_files", multiple=True,
+@click.option("--policy-file", "policy_files", multiple=True, metavar="PATH",
               help="Python file defining policies (repeatable); see `unosim policies`.")
 @_decision_timeout_option
 @_backend_options
@@ -736,7 +736,7 @@ def _robustness_lines(rows, pct) -> list[str]:
 
 
 @main.command()
-@click.option("--arm", "arms", multiple=True,
+@click.option("--arm", "arms", multiple=True, metavar="ARM",
               help="An arm: a rules string, or key:value parts joined by ';' (rules, deck, policies, label; a rules "
                    "string may come first), "
                    "e.g. --arm official --arm 'stacking; label:Stack it' --arm 'deck:flip; label:Flip'. Repeat.")
@@ -988,7 +988,8 @@ def results_rm(store, keys, sub_store) -> None:
 
 @main.command("policies")
 @click.argument("name", required=False)
-@click.option("--policy-file", "policy_files", multiple=True, help="Also list the policies this file defines.")
+@click.option("--policy-file", "policy_files", multiple=True, metavar="PATH",
+              help="Also list the policies this file defines.")
 def policies_cmd(name: str | None, policy_files: tuple[str, ...]) -> None:
     """List every policy with its parameters, or show one in full."""
     from .players.policy_api import format_policies, format_policy, load_policy_files

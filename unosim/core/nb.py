@@ -2065,7 +2065,7 @@ def _swap_card(rk, R):
         or (rk == 5 and R[R_SWAP_FIVE] != 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _finish_round(n, end, g):
     """The round's results into res; the winner scores the others' hands (docs/rules.md 1.15, 4.16).  A round
     ended by a policy error, or paused for a plain-Python seat, has no winner."""
@@ -2099,7 +2099,7 @@ def _finish_round(n, end, g):
     return winner
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _begin_round(n, dealer, first, order, resume, cont, g):
     """A new round: clear, deal and turn up the starting card.  A resumed or continued one (the caller's copy
     of a paused round's arrays, or of a round stopped at a step's boundary) clears only its script position
