@@ -56,14 +56,14 @@ MOVED = {
 class AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds ``unosim.<old name>`` and loads it as the module of its new place."""
 
+    def __init__(self) -> None:
+        self.specs: dict = {}  # the moved modules' own specs, by their new names
+
     def find_spec(self, fullname, path=None, target=None):
         prefix, _, name = fullname.partition(".")
         if prefix == "unosim" and name in MOVED:
             return importlib.util.spec_from_loader(fullname, self)
         return None
-
-    def __init__(self) -> None:
-        self.specs: dict = {}  # the moved modules' own specs, by their new names
 
     def create_module(self, spec):
         name = spec.name.partition(".")[2]

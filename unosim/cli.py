@@ -453,7 +453,7 @@ def study_cmd(name: str, games: int | None, seed: int, out: str | None, threads:
     players), house_rules (each house rule's effect on length and edge), flip (UNO Flip against classic),
     match_length (rounds per match to 500).  Without --games it runs the study's quick size and says which
     size gives the real answer."""
-    from .lab.studies import STUDIES, run_study
+    from .lab.studies import STUDIES, run_and_print, run_study
 
     study = STUDIES[name]
     out_dir = _check_out(out if out is not None else f"results/{name}")
@@ -461,13 +461,11 @@ def study_cmd(name: str, games: int | None, seed: int, out: str | None, threads:
     if games is None:
         click.echo(f"a quick run of {study.quick_games:,} {study.unit} per cell; -g {study.real_games:,} gives the "
                    "real answer")
-    try:
-        res = run_study(name, games=games, seed=seed, out=out_dir, threads=threads, progress=sys.stderr.isatty(),
-                        store=None if no_store else store, echo=click.echo)
-    except ValueError as e:
-        raise _fail(e) from None
-    click.echo("\n".join([*res.answer, *([res.sentence] if res.sentence else [])]))
-    click.echo(f"page: {res.files['report.html']}  ({res.seconds:.0f} s)")
+    rc = run_and_print(lambda: run_study(name, games=games, seed=seed, out=out_dir, threads=threads,
+                                         progress=sys.stderr.isatty(), store=None if no_store else store,
+                                         echo=click.echo))
+    if rc:
+        sys.exit(rc)
 
 
 def _report_runs(runs: tuple[str, ...]) -> tuple[list, bool]:

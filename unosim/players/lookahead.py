@@ -206,6 +206,25 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, 
 
 
 @njit(cache=True, _nrt=False)
+def _pull_from_hands(seat, n, side, fcol, frank, hlen0, c, below, hand, pile):
+    """Card ``c`` is in another hand: it changes places with a pile card among pile[:below], one of its
+    visible back where there is one (UNO Flip), else pile[below].  Returns the pile index c now has, or -1
+    when no hand holds it."""
+    for q in range(n):
+        for i in range(hlen0[q] if q != seat else 0):
+            if hand[q, i] == c:
+                at = below
+                for j in range(below):
+                    if _back_nb(pile[j], side, fcol, frank) == _back_nb(c, side, fcol, frank):
+                        at = j
+                        break
+                hand[q, i] = pile[at]
+                pile[at] = c
+                return at
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand, pile):
     """Put the cards ``pinned`` (what this seat drew in the step it decides in: it has seen them) on top
     of the dealt draw pile, the first drawn on top, so that the step played again from its start draws
@@ -220,17 +239,8 @@ def pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand, pile):
         for i in range(pile_n):
             if pile[i] == c:
                 at = i
-        if at < 0:  # in another hand: bring a pile card of the same back there
-            for q in range(n):
-                for i in range(hlen0[q] if q != seat else 0):
-                    if hand[q, i] == c:
-                        at = pos
-                        for j in range(pos):
-                            if _back_nb(pile[j], side, fcol, frank) == _back_nb(c, side, fcol, frank):
-                                at = j
-                                break
-                        hand[q, i] = pile[at]
-                        pile[at] = c
+        if at < 0:
+            at = _pull_from_hands(seat, n, side, fcol, frank, hlen0, c, pos, hand, pile)
         if at >= 0:
             pile[at] = pile[pos]
             pile[pos] = c
@@ -341,19 +351,27 @@ def _target_choice(rank: int, ri: np.ndarray) -> tuple[bool, bool]:
     return False, False
 
 
+def _distinct_options(d: Decision) -> list[tuple[int, int]]:
+    """(option index, the value the observation shows for it) of each option, the first of options that
+    show the same value (two identical cards) only."""
+    seen: set[int] = set()
+    out = []
+    for k in range(len(d.options)):
+        v = int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k])
+        if v not in seen:
+            seen.add(v)
+            out.append((k, v))
+    return out
+
+
 def candidate_moves(d: Decision, ri: np.ndarray) -> list[tuple[int, int, int]]:
     """The moves lookahead compares at a play decision: (option index or -1 to draw, the follow-up
     decision kind or -1, its answer).  Identical cards are one move; a wild is one move per colour where
     the player names it; a 7 (0, 5) that swaps hands is one move per swap target where the rules ask."""
     names_colour = ri[E.RI_WILD_COLOR_ROTATION] == 0
     others = [s for s in range(int(d.obs[E.OBS_PLAYERS])) if s != d.seat and d.obs[E.OBS_ACTIVE + s]]
-    seen: set[int] = set()
     moves: list[tuple[int, int, int]] = []
-    for k in range(len(d.options)):
-        v = int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k])
-        if v in seen:
-            continue
-        seen.add(v)
+    for k, v in _distinct_options(d):
         colour, rank = divmod(v, E.NRANKS)
         swaps, optional = _target_choice(rank, ri) if colour != E.BLACK and rank <= 9 else (False, False)
         if colour == E.BLACK and names_colour:
@@ -391,13 +409,7 @@ def candidate_answers(d: Decision) -> list[tuple[int, int, int]]:
     """The answers lookahead compares at a decision other than play, as moves (answer, -1, 0): every
     option (options showing the same value, such as two identical cards, are one), and -1 where the
     decision allows none."""
-    seen: set[int] = set()
-    moves = []
-    for k in range(len(d.options)):
-        v = int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k])
-        if v not in seen:
-            seen.add(v)
-            moves.append((k, -1, 0))
+    moves = [(k, -1, 0) for k, _ in _distinct_options(d)]
     if d.none_ok:
         moves.append((-1, -1, 0))
     return moves

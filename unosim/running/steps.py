@@ -127,7 +127,6 @@ class State:
         self.hand = self.hand.reshape(n, ncards)
         self.rng = self.rng.view(np.uint64)
         self.queue: list[int] = []
-        self.step_start: np.ndarray | None = None  # at a decision handed out: the buffer at its step's start
 
     # flags[0]: the round is under way (MODE_CONTINUE); flags[1]: the round is over; flags[2]: the decisions
     # answered in the round before this step (with the queue's: a Decision's random stream, Decision.rng)
@@ -173,21 +172,20 @@ def play_step(t: Table, s: State, log: np.ndarray = _NO_LOG, snapshot: bool = Fa
     return True
 
 
-def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG, on_pause: Callable[[Decision], None] | None = None,
+def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
+                on_pause: Callable[[Decision, np.ndarray], None] | None = None,
                 snapshot: bool = False) -> Decision | None:
     """Play on from ``s`` until a seat played from Python must decide (returned, with ``s`` back at the start
-    of its step and the step's earlier answers queued), or the round ends (None).  ``on_pause(d)`` sees each
-    decision while the arrays are still as the engine left them at it (with ``snapshot``: at a play decision,
-    the state a paused round resumes from, nb.MODE_RESUME)."""
+    of its step and the step's earlier answers queued), or the round ends (None).  ``on_pause(d, start)`` sees
+    each decision while the arrays are still as the engine left them at it (with ``snapshot``: at a play
+    decision, the state a paused round resumes from, nb.MODE_RESUME), and the buffer at its step's start."""
     while not s.round_over:
         start = s.buf.copy()
         if play_step(t, s, log, snapshot):
             continue
         d = Decision.from_obs(s.obs, int(s.rng[0]) ^ int(s.flags[2] + len(s.queue)))
         if on_pause is not None:
-            s.step_start = start
-            on_pause(d)
-            s.step_start = None
+            on_pause(d, start)
         s.buf[:] = start
         return d
     return None
@@ -244,7 +242,6 @@ def _drawn_in_step(start: State, now: State, seat: int) -> np.ndarray | None:
     return drawn if all(int(c) in seen for c in drawn) else None
 
 
-
 class _Seats:
     """The seats of a round played from Python (POL_EXTERNAL), asked at each of their decisions: ``objs`` maps
     a policy index to its PythonPolicy.  A policy that reads the engine's state (``uses_state``) gets it at
@@ -256,21 +253,21 @@ class _Seats:
         self.answers: list[int] = []
         self.in_step: list[tuple[int, int, int]] = []  # (seat, decision kind, answer) given in this step so far
 
-    def __call__(self, d: Decision) -> None:
+    def __call__(self, d: Decision, start: np.ndarray) -> None:
         t, s = self.t, self.s
         seat = int(s.st[nb.ST_ERR_SEAT])
         who = int(t.seatmap[seat])
         if not s.queue:
             self.in_step.clear()
         if self.stateful and getattr(self.objs[who], "uses_state", False):
-            d.state = self.state_at(d, seat)
+            d.state = self.state_at(d, seat, start)
         v = _ask(self.objs[who], str(self.specs[who]), d)
         if self.on_decision is not None:
             self.on_decision(d, v, int(s.st[nb.ST_ERR_VAL]))
         self.in_step.append((seat, E.DECISION_NAMES.index(d.kind), v))
         self.answers.append(v)
 
-    def state_at(self, d: Decision, seat: int) -> RoundState | None:
+    def state_at(self, d: Decision, seat: int, start: np.ndarray) -> RoundState | None:
         """Where the decision can be played again from: the round paused at it (a play decision), else the
         start of its step with this seat's earlier answers in the step and the cards it drew in it; None in
         the round's first step (the deal itself: the starting card's colour) and where the step drew a card
@@ -279,7 +276,7 @@ class _Seats:
         if d.kind == "play":
             return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, s.hand, s.hlen, s.pile, s.disc, s.active,
                               s.st, s.res, t.slot_dispatcher)
-        a = State(s.n, s.ncards, s.step_start.copy())
+        a = State(s.n, s.ncards, start.copy())
         if not a.started:
             return None
         drawn = _drawn_in_step(a, s, seat)
