@@ -61,3 +61,20 @@ def test_kernel_shape_script_reports_the_longest_compiled_function():
     assert "unosim/core/nb.py:play_round_nb" in fns
     loc, params = fns["unosim/core/nb.py:randint_nb"]
     assert 1 <= loc <= 10 and params == 2, fns["unosim/core/nb.py:randint_nb"]
+
+
+def test_no_compiled_function_grows_past_the_limits():
+    """Issue 23's limits, which keep the core readable: no compiled function over 150 lines of code
+    (docstring excluded) and none over about 12 parameters (the widest, _filter_play_options with 14 and
+    _penalty with 13, are leaves that take their arrays one by one so that LLVM inlines them; the entry
+    kernels, whose outputs are arrays, are not counted)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import kernel_shape
+    finally:
+        sys.path.pop(0)
+    fns = kernel_shape.compiled_functions()
+    assert len(fns) > 100
+    too_long = [(name, loc) for name, loc, _ in fns if loc > 150]
+    too_wide = [(name, params) for name, _, params in fns if params > 14]
+    assert not too_long and not too_wide, (too_long, too_wide)

@@ -288,6 +288,11 @@ def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, bas
         assert outs[0] == outs[1], (rules, base, g)
 
 
+def _scratch(ncards: int):
+    """determinize_nb's scratch: (mark, unseen, backs)."""
+    return np.zeros(ncards, np.int64), np.zeros(ncards, np.int64), np.zeros(E.NKINDS, np.int64)
+
+
 def test_determinizations_respect_the_voids_the_draws_showed():
     """Seat 1 showed it lacks red and green (obs[OBS_VOIDS]): every deal gives it none while the unseen cards
     allow; seat 2, void of nothing, gets any colour; when too few cards are left outside a void the hand is
@@ -307,9 +312,8 @@ def test_determinizations_respect_the_voids_the_draws_showed():
     for r in range(30):
         rng = np.array([np.uint64(1000 + r)], np.uint64)
         hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
-        ok = determinize_nb(0, 3, 0, False, fcol, frank, hand0, hlen0, ncards - 16, disc0, 1, known, voids, rng,
-                            hand, pile, np.zeros(ncards, np.int64), np.zeros(ncards, np.int64),
-                            np.zeros(E.NKINDS, np.int64))
+        ok = determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 16, disc0, 1, known, voids), rng,
+                            hand, pile, _scratch(ncards))
         assert ok
         assert all(fcol[0, c] in (1, 3) for c in hand[1, :6])
         colours |= {int(fcol[0, c]) for c in hand[2, :6]}
@@ -319,9 +323,8 @@ def test_determinizations_respect_the_voids_the_draws_showed():
     hlen0 = np.array([3, 12, 6], np.int64)
     rng = np.array([np.uint64(7)], np.uint64)
     hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
-    assert determinize_nb(0, 3, 0, False, fcol, frank, hand0, hlen0, ncards - 22, disc0, 1, known,
-                          (0b0111 << 4), rng, hand, pile, np.zeros(ncards, np.int64), np.zeros(ncards, np.int64),
-                          np.zeros(E.NKINDS, np.int64))
+    assert determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 22, disc0, 1, known, 0b0111 << 4),
+                          rng, hand, pile, _scratch(ncards))
     assert sum(fcol[0, c] == 3 for c in hand[1, :12]) >= 8
 
 

@@ -126,13 +126,15 @@ def _back_nb(c, side, fcol, frank):
 
 
 @njit(cache=True, _nrt=False)
-def determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known, voids,
-                   rng, hand, pile, mark, unseen, backs):
+def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile, scratch):
     """Deal the unseen cards at random into the other hands (same sizes; on a two-sided deck each hand
     keeps its multiset of visible backs; on a one-sided deck each hand first gets the cards this seat knows
     it holds, ``known[s * NKINDS + kind]``, then no card of a colour it showed it lacks, ``voids`` as
     enums.OBS_VOIDS packs them, while the unseen cards allow) and the draw pile.  Returns False when the
-    cards do not add up."""
+    cards do not add up.  ``seen``: what the seat's view holds, (hand0, hlen0, pile_n, disc0, disc_n,
+    known, voids); ``scratch``: (mark, unseen, backs), card-, card- and kind-sized."""
+    hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
+    mark, unseen, backs = scratch
     k = _unseen_nb(seat, hand0, hlen0, disc0, disc_n, mark, unseen)
     for i in range(k - 1, 0, -1):
         j = nb.randint_nb(rng, i + 1)
@@ -287,13 +289,14 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     drng = np.zeros(1, np.uint64)
     pile_n = st0[nb.ST_PILE_N]
     disc_n = st0[nb.ST_DISC_N]
+    seen = (hand0, hlen0, pile_n, disc0, disc_n, known, voids)
+    scratch = (mark, unseen, backs)
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script,
            ufn, R, RD)
     played = 0
     for r in range(nroll):
         drng[0] = nb.mix64_nb(seed + np.uint64(r) * nb._GOLDEN)
-        if not determinize_nb(seat, n, side, two_sided, fcol, frank, hand0, hlen0, pile_n, disc0, disc_n, known,
-                              voids, drng, hand_d, pile_d, mark, unseen, backs):
+        if not determinize_nb(seat, n, side, two_sided, fcol, frank, seen, drng, hand_d, pile_d, scratch):
             return -1
         pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand_d, pile_d)
         roll_seed = nb.next_u64_nb(drng)
