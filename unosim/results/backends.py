@@ -263,9 +263,10 @@ class DaskBackend:
                 "cluster_start_seconds": round(self.cluster_start_seconds, 3), **self.info}
 
 
-#: distributed's loggers that report a lost scheduler with tracebacks
+#: the loggers that report a lost scheduler with tracebacks: distributed's, and tornado's for a callback of
+#: the client's that fails on the closed connection (as_completed's tracker)
 CLIENT_LOGGERS = ("distributed.client", "distributed.core", "distributed.utils", "distributed.comm",
-                  "distributed.batched")
+                  "distributed.batched", "tornado.application")
 
 
 def _quiet_loggers(names: tuple[str, ...]) -> dict[str, int]:
