@@ -51,13 +51,18 @@ def test_each_entry_kernel_has_one_compiled_signature():
         assert len(found) <= 1, f"{name} compiled {len(found)} times: {found}"
 
 
-def test_kernel_shape_script_reports_the_longest_compiled_function():
+def _compiled_functions() -> list[tuple[str, int, int]]:
+    """scripts/kernel_shape.py's (name, lines of code, parameters) of every compiled function."""
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         import kernel_shape
     finally:
         sys.path.pop(0)
-    fns = {name: (loc, params) for name, loc, params in kernel_shape.compiled_functions()}
+    return kernel_shape.compiled_functions()
+
+
+def test_kernel_shape_script_reports_the_longest_compiled_function():
+    fns = {name: (loc, params) for name, loc, params in _compiled_functions()}
     assert "unosim/core/nb.py:play_round_nb" in fns
     loc, params = fns["unosim/core/nb.py:randint_nb"]
     assert 1 <= loc <= 10 and params == 2, fns["unosim/core/nb.py:randint_nb"]
@@ -68,12 +73,7 @@ def test_no_compiled_function_grows_past_the_limits():
     (docstring excluded) and none over about 12 parameters (the widest, _filter_play_options with 14 and
     _penalty with 13, are leaves that take their arrays one by one so that LLVM inlines them; the entry
     kernels, whose outputs are arrays, are not counted)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import kernel_shape
-    finally:
-        sys.path.pop(0)
-    fns = kernel_shape.compiled_functions()
+    fns = _compiled_functions()
     assert len(fns) > 100
     too_long = [(name, loc) for name, loc, _ in fns if loc > 150]
     too_wide = [(name, params) for name, _, params in fns if params > 14]

@@ -73,4 +73,5 @@ def uninstall() -> None:
 
 
 def installed() -> bool:
+    """True while numba uses the fixed ``inline_ir``."""
     return _FIXED is not None and _icc.InlineWorker.inline_ir is _FIXED
