@@ -265,9 +265,10 @@ def test_budget_study_writes_its_table_chart_and_pages(tmp_path):
 @pytest.mark.parametrize("base", [E.POL_RANDOM, E.POL_GREEDY])
 def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, base):
     """A rollout's forced seat among random or greedy seats: the other seats' turns run in the fast turns
-    (nb._fast_turns_nb) and hand the forced seat's turns back to the full loop.  With an event log (which
-    turns the fast turns off) every round is the same.  (The full loop once judged the forced seat's cards
-    against the top card from before the fast turns.)"""
+    (nb._fast_turns_nb), and so do the forced seat's once its queued answers are spent (it becomes its base
+    policy in ``pol``); until then its turns go back to the full loop.  With an event log (which turns the
+    fast turns off) every round is the same.  (The full loop once judged the forced seat's cards against
+    the top card from before the fast turns.)"""
     dk = get_deck("classic")
     n, nc = 4, dk.size
     ri, rf = pack_rules(parse_rules(rules), dk)
@@ -279,12 +280,15 @@ def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, bas
             pol = np.full(n, base, np.int64)
             pol[g % n] = E.POL_FORCED
             st[nb.ST_FORCE_BASE] = base
+            st[nb.ST_FORCE_N] = 1 + g % 2  # its first play: the first option (or a draw), then maybe the last
+            st[nb.ST_FORCE:nb.ST_FORCE + 4] = (E.D_PLAY, 0 if g % 3 else -1, E.D_PLAY, 0)
             rng[0] = nb.game_seed_nb(np.uint64(7), np.uint64(g))
             w = nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp,
                                script, hand, hlen, pile, disc, lg, tmp, active, st, rng,
                                np.zeros((logsize, 5), np.int64), res, np.zeros(E.obs_size(nc), np.int64),
                                nb.no_slot_nb)
             outs.append((w, res[nb.RES_TURNS], res[nb.RES_DRAWN], res[nb.RES_WPTS], tuple(hlen)))
+            assert pol[g % n] == base, "the forced seat becomes its base policy once its answers are spent"
         assert outs[0] == outs[1], (rules, base, g)
 
 

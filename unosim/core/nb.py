@@ -2564,7 +2564,7 @@ def none_ok_nb(kind, flag):
 def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """A rollout's seat (unosim.players.lookahead): the answers queued in st[ST_FORCE:] for its first decisions
     (each for one decision kind; the queue is dropped at the first decision of another kind), then the
-    built-in policy st[ST_FORCE_BASE]."""
+    built-in policy st[ST_FORCE_BASE], which it becomes in ``pol`` (so that the fast turns play its turns)."""
     pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     k = st[ST_FORCE_POS]
     if k < st[ST_FORCE_N]:
@@ -2574,6 +2574,9 @@ def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
             if v >= 0 and v < nopt or (v == -1 and none_ok_nb(kind, flag)):
                 return v
         st[ST_FORCE_N] = 0
+    # the queue is spent: from here on the seat is its base policy, whose turns the fast turns play (the
+    # rollout sets pol[p] back to POL_FORCED for its next playout)
+    pol[p] = st[ST_FORCE_BASE]
     if st[ST_FORCE_BASE] == POL_GREEDY:
         return greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc)
     return random_nb(kind, p, nopt, nleg, flag, cur, side, dc)

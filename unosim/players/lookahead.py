@@ -323,6 +323,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
             for i in range(2 * nb.NFORCE):
                 st[nb.ST_FORCE + i] = forced[j, 1 + i]
             rng[0] = roll_seed
+            pol[seat] = POL_FORCED  # forced_nb makes it ``base`` once its answers are spent
             w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, rnd)
             x = 1 if w == seat else 0
             if j == 0:
