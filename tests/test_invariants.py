@@ -275,7 +275,13 @@ FAST_RULES = [
     "official+set(deflect_skip=true, deflect_draw_two=true, deflect_wd4=true)",
     "official+set(reverse_bounce=true)",
     "official+set(reverse_bounce=true, reverse_bounce_scope=draw_two_only, reverse_bounce_rebounce=true)",
-    # rules without fast turns (swaps, Skip/Reverse variants): the same check
+    # the swaps and passes of hands, carried out in the fast turns (nb._fast_swap)
+    "seven_zero",
+    "seven_zero+set(zero_pass_direction=left, seven_swap_mandatory=false)",
+    "official+set(zero_swap_any=true, swap_on_five=true)",
+    "official+set(swap_on_five=true, swap5_mode=whole_hand, swap5_optional=false)",
+    "official+set(speed_round_n_round=true, uno_forget_prob=0.5)",
+    # rules without fast turns (Skip/Reverse variants): the same check
     "seven_zero+skip_extra_turn+reverse_single_turn",
 ]
 

@@ -97,7 +97,8 @@ FAST_UNO_QUIET = 128
 FAST_REV_SKIPS = 256
 FAST_OBS = 512          # a seat reads the observation: keep its header, played-card counts and seen bits
 FAST_VOLUNTARY = 1024   # voluntary_draw: a player holding a legal card may draw instead
-FAST_RESP_SHIFT = 11    # bits 11-21: the response-window switches (resp_flags, see _response_priority)
+FAST_SWAPS = 2048       # some number card swaps or passes hands (R_SWAPS): _fast_swap carries it out
+FAST_RESP_SHIFT = 12    # bits 12-22: the response-window switches (resp_flags, see _response_priority)
 FAST_RESP_MIN = 1 << FAST_RESP_SHIFT  # fflags >= FAST_RESP_MIN: some attack may be answered
 
 # ---- per-round results (res) ------------------------------------------------------------------------
@@ -926,15 +927,16 @@ def _response_rules(ri):
 @njit(cache=True, _nrt=False)
 def _fast_rules(R, RD):
     """Whether the fast turns may play the common turns (_fast_turns_nb: no out-of-turn window, turn
-    penalty or Speed Uno rule, no swaps, a Skip or Reverse with its plain effect), and the switches they read."""
-    R[R_FAST] = not (R[R_PENALTIES] or R[R_JUMP_RULES] or R[R_NO_WD4_OUT] or R[R_SWAPS] or R[R_SKIP_EXTRA]
+    penalty or Speed Uno rule, a Skip or Reverse with its plain effect), and the switches they read."""
+    R[R_FAST] = not (R[R_PENALTIES] or R[R_JUMP_RULES] or R[R_NO_WD4_OUT] or R[R_SKIP_EXTRA]
                      or R[R_REV_SINGLE] or R[R_SPEED_NO_SKIP])
     R[R_FFLAGS] = (FAST_BY_SYMBOL if R[R_BY_SYMBOL] else 0) | (FAST_ANY_ACTION if R[R_ANY_ACTION] else 0) \
         | (FAST_BLUFF_OK if R[R_BLUFF_OK] else 0) | (FAST_DUP if R[R_DUP] else 0) \
         | (FAST_DUP_MUST if R[R_DUP_MUST] else 0) | (FAST_DRAWN_FORCED if R[R_DRAWN_FORCED] else 0) \
         | (FAST_COLOR_ROTATION if R[R_COLOR_ROTATION] else 0) \
         | (FAST_UNO_QUIET if (RD[RD_P_FORGET] <= 0.0 and not R[R_UNO_CENTER]) else 0) \
-        | (FAST_VOLUNTARY if R[R_VOLUNTARY] else 0) | (R[R_RESP] << FAST_RESP_SHIFT)
+        | (FAST_VOLUNTARY if R[R_VOLUNTARY] else 0) | (FAST_SWAPS if R[R_SWAPS] else 0) \
+        | (R[R_RESP] << FAST_RESP_SHIFT)
 
 
 @njit(cache=True)
@@ -1126,23 +1128,40 @@ def _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask):
 
 
 @njit(cache=True, _nrt=False)
+def _fast_swap(n, actor, nxt, rk, c, d, cur, turns, prev_color, obs_on, g):
+    """The swap or pass of hands of a number card ``c`` (rank ``rk``: a 7 or 0 under seven_zero, ...) that
+    ``actor`` just laid in the fast turns (_swap_with), with the round's state in st as the full loop has
+    it there: the next seat ``nxt``, direction, colour and turns, and the observation's header (what a seat
+    of the slot reads when it chooses a card to give).  A call: it keeps the rare swap out of the loop."""
+    st = g[7]
+    st[ST_P] = nxt
+    st[ST_D] = d
+    st[ST_CUR] = cur
+    st[ST_TURNS] = turns
+    if obs_on:
+        _pub(g[11], turns, d, -1, 0, -1, prev_color)
+    _swap_with(n, actor, rk, c, g)
+
+
+@njit(cache=True, _nrt=False)
 def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_color, g):
     """The common turns of a round, in a small function of its own, away from the register pressure of
     play_round_nb's big loop.
 
     play_round_nb calls it at a normal turn of a round where these turns need nothing else (see
-    ``fast`` there): no log or snapshot; no out-of-turn window, turn penalty or Speed Uno rule; no swaps;
+    ``fast`` there): no log or snapshot; no out-of-turn window, turn penalty or Speed Uno rule;
     a Skip or Reverse has its plain effect (no skip_extra_turn, reverse_single_turn).  It plays the turns
     of ``random``, ``greedy`` and the policies of the slot (heuristics, the user's numba policies) exactly
     as the big loop would, with the same decisions asked in the same order and the same random numbers:
-    a number card, a plain wild, a coloured Skip, Reverse, Draw card or Skip Everyone, a draw (and the
+    a number card (and the swap or pass of hands of a 7, 0 or 5 under the swap rules, in a call:
+    _fast_swap), a plain wild, a coloured Skip, Reverse, Draw card or Skip Everyone, a draw (and the
     drawn card, or a pass).  The victim of a Skip or Draw card simply draws and loses the turn.  Where
     attacks may be answered (stacking, deflecting, bouncing: the response-window switches in ``fflags``),
     that holds while the victim's hand holds none of the cards that may answer it (_may_answer): nobody
     is asked then.  Otherwise the card goes back to the big loop, which lays it and opens the response
     window.  Leaving this function costs far more than a turn in it (measured: handing every Draw Two
     back made official rounds 25% slower, and handing back the 7s and 0s made seven_zero slower than the
-    big loop alone, which is why swaps stay out).  Every card must leave its player at least one card
+    big loop alone, which is why they are carried out here).  Every card must leave its player at least one card
     (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the observation (FAST_OBS), it
     keeps what the big loop keeps for it: the header before a slot seat's play decision (``prev_color``:
     the colour before the last Wild Draw Four, which only the big loop lays), the played-card counts and
@@ -1170,6 +1189,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     rev_skips = (fflags & FAST_REV_SKIPS) != 0
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
+    swaps = (fflags & FAST_SWAPS) != 0
     # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
     # a Skip needs no look at its victim's hand
     resp = (fflags >> FAST_RESP_SHIFT) & 2047
@@ -1240,6 +1260,13 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             if _DRAW_N[rk] > 0:
                 give_cards_nb(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
                 attacked = True
+        elif swaps and rk <= 9 and _swap_card(rk, R):
+            q = _nxt(p, d, n, active)
+            _fast_swap(n, p, q, rk, c, d, cur, turns, prev_color, obs_on, g)
+            if st[ST_ERR] != 0:
+                return q, d, cur, turns, -1, -1, attacked  # a policy erred choosing whom to swap with
+            p = q
+            continue
         p = _nxt(p, d, n, active)
 
 
