@@ -19,8 +19,10 @@ from numba import njit
 from unosim import simulate
 from unosim.core import enums as E
 from unosim.core import nb
-from unosim.ruleset.decks import classic_deck, classic_points
+from unosim.ruleset.decks import classic_deck, classic_points, get_deck
+from unosim.ruleset.rules import parse_rules
 from unosim.running.scenario import Game, play
+from unosim.running.sim import pack_rules
 
 DECK = classic_deck()
 NAMES = DECK.describe()
@@ -459,3 +461,41 @@ def test_mask_scan_equals_the_rules_card_by_card(deck: str) -> None:
         nleg, bluff, out = _scan_options(1, *args, hand, np.array([0, h], np.int64), fcol, frank, obs, tmp)
         want = _reference_options(list(cards[:h]), *args[:6], args[6], fcol, frank)
         assert (nleg, bluff, list(out)) == want, (deck, args, list(cards[:h]))
+
+
+@pytest.mark.parametrize(("rules", "deck"), [
+    ("jump_in", "classic"),
+    ("jump_in+stacking+seven_zero+set(double_play_jump_in=true, jump_in_allow_wd4=true)", "classic"),
+    ("jump_in+set(wd4_challenge_guilty_card=returns_to_hand, swap_on_five=true)", "classic"),
+    ("jump_in+stacking", "flip"),
+    ("party", "classic"),
+])
+def test_held_counts_follow_every_card_into_and_out_of_hands(rules: str, deck: str) -> None:
+    """The jump-in window asks nobody when no hand holds a card of the top card's kind, read from the counts
+    of cards held by kind (st[ST_HELD:], kept as cards are drawn, laid, given back and as the side flips).
+    Rounds stopped by a turn cap of 1 to 80 turns leave the state at every stage of a round: the counts
+    there are those of the hands, on the side then active.  The seats bluff and challenge half the time
+    (a guilty Wild Draw Four goes back to its hand)."""
+    dk = get_deck(deck)
+    n, nc = 4, dk.size
+    pp = np.zeros((n, E.NPP), np.float64)
+    pp[:, E.PP_CHALLENGE] = pp[:, E.PP_BLUFF] = 0.5
+    pol = np.array([E.POL_RANDOM, E.POL_GREEDY, E.POL_RANDOM, E.POL_GREEDY], np.int64)
+    checked = 0
+    for cap in range(1, 81):
+        ri, rf = pack_rules(parse_rules(f"{rules}+set(turn_cap={cap})"), dk)
+        for g in range(4):
+            hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, nc)
+            rng[0] = nb.game_seed_nb(np.uint64(cap), np.uint64(g))
+            nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp, script,
+                           hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res,
+                           np.zeros(E.obs_size(nc), np.int64), nb.no_slot_nb)
+            side = st[nb.ST_SIDE]
+            want = np.zeros(E.NKINDS, np.int64)
+            for q in range(n):
+                for c in hand[q, :hlen[q]]:
+                    want[dk.face_color[side, c] * E.NRANKS + dk.face_rank[side, c]] += 1
+            assert st[nb.ST_HELD_ON] == 1
+            assert (st[nb.ST_HELD:nb.ST_HELD + E.NKINDS] == want).all(), (rules, deck, cap, g)
+            checked += res[nb.RES_END] == nb.END_CAP
+    assert checked > 100  # most rounds were stopped in the middle

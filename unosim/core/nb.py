@@ -79,7 +79,9 @@ ST_SNAP = ST_FORCE + 2 * NFORCE  # the round's state (ST_SIDE ...), NSNAP slots
 NSNAP = 25
 ST_VOID = ST_SNAP + NSNAP  # per seat: the colours it showed it lacks (bits 0-3) and the side then (bit 4) + 1;
 #                            0 = nothing known.  Cleared when the seat receives a card (see enums.OBS_VOIDS)
-NST = ST_VOID + MAXP
+ST_HELD_ON = ST_VOID + MAXP  # 1: the cards held are counted by kind (the jump-in window reads them)
+ST_HELD = ST_HELD_ON + 1     # per kind (colour * NRANKS + rank on the active side): the cards of it in all hands
+NST = ST_HELD + NKINDS
 MODE_SNAPSHOT = 1   # no fast turns (a paused round's arrays are those of its big loop)
 MODE_RESUME = 2     # resume a round paused at a normal-turn play decision, at that decision
 MODE_STEP = 4       # play one step: stop at the top of the next turn step (END_STEP); a new round stops after its start
@@ -343,12 +345,40 @@ def _reshuffle_nb(pile, disc, st, rng, log):
 
 @njit(cache=True, _nrt=False)
 def draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log):
-    """Seat p draws one card into its hand; returns it, or -1 when nothing is left to draw."""
+    """Seat p draws one card into its hand; returns it, or -1 when nothing is left to draw.  Its callers count
+    the card held (_held_add): this stays small enough for LLVM to inline at every draw (with the count
+    inside, it did not, and official rounds ran 7% slower)."""
     c = draw_card_nb(pile, disc, st, rng, log)
     if c >= 0:
         hand[p, hlen[p]] = c
         hlen[p] += 1
     return c
+
+
+@njit(cache=True, _nrt=False)
+def _held_add(st, c, delta, fcol, frank):
+    """Card c entered a hand (delta 1) or left one (-1): the count of its kind held (ST_HELD)."""
+    side = st[ST_SIDE]
+    st[ST_HELD + fcol[side, c] * NRANKS + frank[side, c]] += delta
+
+
+@njit(cache=True, _nrt=False)
+def _count_held(n, hand, hlen, fcol, frank, st):
+    """Count the cards held by kind afresh (ST_HELD): at the start of a round, when a paused or stopped round
+    goes on (its arrays may come from elsewhere: a rollout's deal) and when the active side changes."""
+    for k in range(NKINDS):
+        st[ST_HELD + k] = 0
+    for q in range(n):
+        for i in range(hlen[q]):
+            _held_add(st, hand[q, i], 1, fcol, frank)
+
+
+@njit(cache=True, _nrt=False)
+def _held_from(p, h0, hand, hlen, fcol, frank, st):
+    """Count the cards seat p drew since its hand held h0 (hand[p, h0:]), where the counts are kept."""
+    if st[ST_HELD_ON] != 0:
+        for i in range(h0, hlen[p]):
+            _held_add(st, hand[p, i], 1, fcol, frank)
 
 
 @njit(cache=True, _nrt=False)
@@ -389,13 +419,19 @@ def _void_bits(st, n, side, active):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def give_cards_nb(p, k, hand, hlen, pile, disc, st, rng, log, ev):
-    """Seat p draws k cards (a penalty when ev == EV_PENALTY).  Returns how many it really got."""
-    return _give_cards(np.int64(p), np.int64(k), hand, hlen, pile, disc, st, rng, log, np.int64(ev))
+def give_cards_nb(p, k, hand, hlen, pile, disc, st, rng, log, ev, fcol, frank):
+    """Seat p draws k cards (a penalty when ev == EV_PENALTY), counted where the counts are kept.  Returns how
+    many it really got."""
+    h0 = hlen[p]
+    got = _give_cards(np.int64(p), np.int64(k), hand, hlen, pile, disc, st, rng, log, np.int64(ev))
+    _held_from(p, h0, hand, hlen, fcol, frank, st)
+    return got
 
 
 @njit(cache=True, _nrt=False)
 def _give_cards(p, k, hand, hlen, pile, disc, st, rng, log, ev):
+    """give_cards_nb without counting the cards held: small enough for LLVM to inline (the fast turns,
+    which never run where the counts are kept, call it directly)."""
     got = 0
     for _ in range(k):
         if draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log) < 0:
@@ -428,14 +464,16 @@ def draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, l
 
 
 @njit(cache=True, _nrt=False)
-def _penalty(p, kind, amount, color, side, hand, hlen, fcol, pile, disc, st, rng, log):
+def _penalty(p, kind, amount, color, side, hand, hlen, fcol, frank, pile, disc, st, rng, log):
     """The victim p takes a pending attack: ``amount`` cards, or until ``color`` for Wild Draw Colour
     (then ``amount`` more on top, e.g. the +2 of a failed challenge).  Its arrays one by one (not the round's
     tuple): small enough for LLVM to inline at each of its sites, which numba then types once."""
+    h0 = hlen[p]
     if kind == WILD_DRAW_COLOR:
         draw_until_color_nb(p, color, side, hand, hlen, fcol, pile, disc, st, rng, log)
     if amount > 0:
-        give_cards_nb(p, amount, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+        _give_cards(p, amount, hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
+    _held_from(p, h0, hand, hlen, fcol, frank, st)
 
 
 @njit(cache=True, _nrt=False)
@@ -1258,7 +1296,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a Draw card)
             p = _nxt(p, d, n, active)
             if _DRAW_N[rk] > 0:
-                give_cards_nb(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                _give_cards(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
                 attacked = True
         elif swaps and rk <= 9 and _swap_card(rk, R):
             q = _nxt(p, d, n, active)
@@ -1490,7 +1528,8 @@ def _jump_in_window(n, top, g):
         ji = _match_choice(last_actor, top_rank, top_col, cur, side, n, dc)
         if ji >= 0:
             jw = last_actor
-    if jw < 0 and R[R_JUMP_IN]:
+    # nobody holds an identical card (most windows): nobody is asked, and no random number is drawn
+    if jw < 0 and R[R_JUMP_IN] and st[ST_HELD + top_col * NRANKS + top_rank] > 0:
         cnt = 0
         q = p
         for _ in range(st[ST_N_ACTIVE]):
@@ -1538,7 +1577,7 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
     g_draw, i_extra = _challenge_terms(kind, R[R_CH_GUILTY_DRAW], R[R_CH_INNOCENT_DRAW], R[R_WD2_GUILTY],
                                        R[R_WD2_INNOCENT], R[R_WDC_EXTRA])
     if guilty:
-        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng,
+        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, hand, hlen, fcol, frank, pile, disc, st, rng,
                  log)
         if R[R_CH_GUILTY_CARD] == 1:
             # the Wild Draw Four goes back to the offender; the old top is current again
@@ -1547,6 +1586,8 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
                 _count_play(obs, disc[dn], -1, side, st, fcol, frank)
             hand[offender, hlen[offender]] = disc[dn]
             hlen[offender] += 1
+            if st[ST_HELD_ON] != 0:
+                _held_add(st, disc[dn], 1, fcol, frank)
             if _observing(n, pol):
                 obs[_seen_at(obs, fcol.shape[1]) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
             st[ST_DISC_N] = dn
@@ -1554,7 +1595,7 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
         elif R[R_CH_GUILTY_CARD] == 2:
             st[ST_CUR] = prev_color
     else:
-        _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, hand, hlen, fcol, pile, disc, st, rng, log)
+        _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, hand, hlen, fcol, frank, pile, disc, st, rng, log)
     st[ST_PEND_KIND] = -1
     st[ST_PEND_N] = 0
     st[ST_PEND_STACKED] = 0
@@ -1666,7 +1707,7 @@ def _take_attack(n, victim, g):
     if pend_kind == HOWLER and _observing(n, pol):
         _learn_nb(obs, victim, (1 << n) - 1, hand, hlen)  # the Howler's victim shows the hand
     if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
-        _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
+        _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, frank, pile, disc, st, rng, log)
     st[ST_PEND_KIND] = -1
     st[ST_PEND_N] = 0
     st[ST_PEND_STACKED] = 0
@@ -1687,11 +1728,11 @@ def _turn_penalties(p, g):
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     if RD[RD_P_MISTAKE] > 0.0 and rand01_nb(rng) < RD[RD_P_MISTAKE]:
-        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY, fcol, frank)
     if RD[RD_P_HINT] > 0.0 and rand01_nb(rng) < RD[RD_P_HINT]:
-        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+        give_cards_nb(p, 2, hand, hlen, pile, disc, st, rng, log, EV_PENALTY, fcol, frank)
     if RD[RD_P_ILLEGAL] > 0.0 and rand01_nb(rng) < RD[RD_P_ILLEGAL] and rand01_nb(rng) < RD[RD_P_DETECT]:
-        give_cards_nb(p, R[R_ILLEGAL_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+        give_cards_nb(p, R[R_ILLEGAL_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY, fcol, frank)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1743,7 +1784,9 @@ def _normal_turn(n, top, resume, obs_on, g):
         return _opt_index(obs, choice)
     # draw one (or until playable); only the drawn card may then be played
     dup = R[R_DUP] != 0
+    h0 = hlen[p]
     got, playable = _draw_for_play(p, ct, cur, side, top_rank, dup, by_symbol, any_action, restriction, g)
+    _held_from(p, h0, hand, hlen, fcol, frank, st)  # here, not in _draw_for_play, which the fast turns share
     if playable and (R[R_DRAWN_FORCED] or ((dup or ct) and R[R_DUP_MUST]) or
                      _play_drawn_cold(p, cur, side, n, dc)):
         return hlen[p] - 1
@@ -1771,6 +1814,8 @@ def _lay_card(n, actor, play_i, mode, top, obs_on, g):
     if _IS_WDRAW[rk]:
         was_guilty = _is_wd4_guilty(actor, side, hand, hlen, fcol, frank, cur, frank[side, top], R[R_RESTRICTION])
     _remove_at(actor, play_i, hand, hlen)
+    if st[ST_HELD_ON] != 0:
+        _held_add(st, play_c, -1, fcol, frank)
     disc[st[ST_DISC_N]] = play_c
     st[ST_DISC_N] += 1
     if obs_on:
@@ -1813,6 +1858,8 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
     if rk == FLIP and R[R_FLIP_LAST_EXEC]:
         _flip_nb(pile, disc, st)
         st[ST_SIDE] = 1 - st[ST_SIDE]
+        if st[ST_HELD_ON] != 0:
+            _count_held(n, hand, hlen, fcol, frank, st)
         res[RES_FLIPS] += 1
     if _IS_ATTACK[rk] and not (R[R_PLAY_TO_LAST] or R[R_SEVEN_ROUNDS]):
         amount = st[ST_PEND_N] + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
@@ -1828,7 +1875,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
         if rk == DANCING_WILD and RD[RD_P_DANCE] > 0.0 and rand01_nb(rng) < RD[RD_P_DANCE]:
             amount = 0
         if amount >= 0:
-            _penalty(nx, rk, amount, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, pile, disc, st, rng, log)
+            _penalty(nx, rk, amount, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, frank, pile, disc, st, rng, log)
     if R[R_SEVEN_ROUNDS]:
         # refill 6, 5, ... 1; the seventh emptying wins
         active[2 * n + actor] += 1
@@ -1836,7 +1883,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
         if k > R[R_REFILL_START]:
             st[ST_WINNER] = actor
             return EMPTY_ROUND_OVER
-        give_cards_nb(actor, R[R_REFILL_START] - k + 1, hand, hlen, pile, disc, st, rng, log, EV_DRAW)
+        give_cards_nb(actor, R[R_REFILL_START] - k + 1, hand, hlen, pile, disc, st, rng, log, EV_DRAW, fcol, frank)
         return EMPTY_GO_ON
     if R[R_PLAY_TO_LAST]:
         # leave the round; the last one holding cards loses
@@ -1869,13 +1916,13 @@ def _uno_call(n, actor, g):
             res[RES_UNO_CAUGHT] += 1
             if log.shape[0] > 0:
                 _log(log, st, EV_UNO_CAUGHT, actor, -1, R[R_UNO_PEN], 0)
-            give_cards_nb(actor, R[R_UNO_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+            give_cards_nb(actor, R[R_UNO_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY, fcol, frank)
     elif R[R_UNO_CENTER]:
         k = randint_nb(rng, st[ST_N_ACTIVE] - 1)
         for s in range(n):
             if s != actor and active[s]:
                 if k == 0:
-                    give_cards_nb(s, R[R_CENTER_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                    give_cards_nb(s, R[R_CENTER_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY, fcol, frank)
                     break
                 k -= 1
 
@@ -1903,7 +1950,7 @@ def _pass_hands(n, actor, play_c, g):
                 res[RES_UNO_CAUGHT] += 1
                 if log.shape[0] > 0:
                     _log(log, st, EV_UNO_CAUGHT, s, -1, R[R_UNO_PEN], 0)
-                give_cards_nb(s, R[R_UNO_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY)
+                give_cards_nb(s, R[R_UNO_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY, fcol, frank)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1964,6 +2011,8 @@ def _flip_played(n, actor, g):
     _flip_nb(pile, disc, st)
     side = 1 - st[ST_SIDE]
     st[ST_SIDE] = side
+    if st[ST_HELD_ON] != 0:
+        _count_held(n, hand, hlen, fcol, frank, st)
     res[RES_FLIPS] += 1
     ntop = disc[st[ST_DISC_N] - 1]
     cur = fcol[side, ntop]
@@ -2150,6 +2199,9 @@ def _begin_round(n, dealer, first, order, resume, cont, g):
         _open_observation(n, resume or cont, g)
     if not (resume or cont):
         _start_round(n, dealer, first, g)
+    st[ST_HELD_ON] = R[R_JUMP_IN] != 0  # only the jump-in window reads the counts
+    if st[ST_HELD_ON] != 0:
+        _count_held(n, hand, hlen, fcol, frank, st)
 
 
 @njit(cache=True, _nrt=False, inline="always")
