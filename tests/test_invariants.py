@@ -308,7 +308,8 @@ def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None
         assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
 
 
-@pytest.mark.parametrize(("deck", "rules"), [("flip", "stacking"), ("flip", "official+set(reverse_bounce=true)"),
+@pytest.mark.parametrize(("deck", "rules"), [("flip", "official"), ("flip", "official+set(flip_revealed_black_color=next_player_free)"),
+                                           ("flip", "stacking"), ("flip", "official+set(reverse_bounce=true)"),
                                            ("hp", "official"), ("hp", "stacking+set(deflect_skip=true)")])
 @pytest.mark.parametrize(("n", "policy"), [(2, "random"), (4, "random,greedy,greedy,random"),
                                            (4, "hold_wilds,random,attack,greedy")])
