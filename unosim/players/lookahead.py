@@ -312,7 +312,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
                 disc[i] = disc0[i]
             for i in range(active.shape[0]):
                 active[i] = active0[i]
-            for i in range(st.shape[0]):
+            for i in range(nb.ST_HELD):  # not the counts of cards held: the resumed round counts them afresh
                 st[i] = st0[i]
             for i in range(res.shape[0]):
                 res[i] = res0[i]
