@@ -136,21 +136,22 @@ def test_readme_shows_the_example_policies_whole():
 
 
 def console_cases() -> list:
-    """One case per ``$ unosim ...`` line; the commands of one block run in order in one folder (a later
-    command may read what an earlier one wrote), on one xdist worker."""
+    """One case per console block: its ``$ unosim ...`` lines, each with the output shown under it, run in
+    order in one folder (a later command may read what an earlier one wrote).  One test per block, not per
+    command, so that no command depends on another test having run before it on the same worker."""
     cases = []
     for doc in DOCS:
         for start, body in blocks("console", doc):
-            cmd, shown = None, []
+            commands, cmd, shown = [], None, []
             for k, line in enumerate(body.splitlines() + ["$ "]):
                 if line.startswith("$ "):
                     if cmd is not None:
-                        group = f"{name(doc)}:{start}"
-                        cases.append(pytest.param(name(doc), start + k, cmd, shown, group,
-                                                  marks=pytest.mark.xdist_group(group)))
+                        commands.append((start + k, cmd, shown))
                     cmd, shown = line[2:].strip() or None, []
                 elif cmd is not None and line.strip():
                     shown.append(line.rstrip())
+            if commands:
+                cases.append(pytest.param(name(doc), start, commands, id=f"{name(doc)}-{start}"))
     return cases
 
 
@@ -158,27 +159,23 @@ def case_id(x) -> str:
     return str(x) if isinstance(x, (int, str)) and (isinstance(x, int) or x.endswith(".md")) else ""
 
 
-_FOLDERS: dict[str, Path] = {}
-
-
-@pytest.mark.parametrize("doc,line,cmd,shown,group", console_cases(), ids=case_id)
-def test_console_example(doc, line, cmd, shown, group, tmp_path_factory, monkeypatch):
-    argv = unosim_argv(cmd)
-    assert argv is not None, f"{doc} line {line}: console examples run unosim, got {cmd!r}"
-    if group not in _FOLDERS:
-        _FOLDERS[group] = tmp_path_factory.mktemp("console")
-    monkeypatch.chdir(_FOLDERS[group])
-    code, out = run_cli(argv)
-    expect_error = any(s.startswith("error: ") for s in shown)
-    assert code == (2 if expect_error else 0), out
-    got = [s.rstrip() for s in out.splitlines()]
-    pos = 0
-    for s in shown:
-        if VOLATILE.search(s):
-            continue
-        hit = next((k for k in range(pos, len(got)) if same_line(s, got[k])), None)
-        assert hit is not None, f"{doc} line {line}: {s!r} not in the output of {cmd!r}:\n{out}"
-        pos = hit + 1
+@pytest.mark.parametrize("doc,start,commands", console_cases())
+def test_console_example(doc, start, commands, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for line, cmd, shown in commands:
+        argv = unosim_argv(cmd)
+        assert argv is not None, f"{doc} line {line}: console examples run unosim, got {cmd!r}"
+        code, out = run_cli(argv)
+        expect_error = any(s.startswith("error: ") for s in shown)
+        assert code == (2 if expect_error else 0), f"{doc} line {line}: {cmd!r}:\n{out}"
+        got = [s.rstrip() for s in out.splitlines()]
+        pos = 0
+        for s in shown:
+            if VOLATILE.search(s):
+                continue
+            hit = next((k for k in range(pos, len(got)) if same_line(s, got[k])), None)
+            assert hit is not None, f"{doc} line {line}: {s!r} not in the output of {cmd!r}:\n{out}"
+            pos = hit + 1
 
 
 def same_line(shown: str, got: str) -> bool:
