@@ -457,3 +457,17 @@ def test_lookahead_never_peeks_at_other_decisions(rules, deck, n):
         assert results[0] == results[1], (d.kind, results)
         compared += 1
     assert compared >= 5
+
+
+def test_a_short_lookahead_run_keeps_every_thread_busy_with_the_same_records():
+    """A seat that reads the engine's state plays thousands of times slower a round than the built-ins: a
+    run of a few dozen rounds is split into several batches a thread (not one batch of 1,000 rounds, which
+    left a thread idle), and the records do not depend on it."""
+    from unosim.running.sim import check_simulate
+
+    kw = dict(players=2, policies="lookahead(rollouts=4),random", games=24, seed=3)
+    assert check_simulate(threads=2, **kw).batch_size <= 24 // 2 // 4 + 1
+    assert check_simulate(players=2, policies="greedy,random", games=24, threads=2).batch_size >= 24
+    one = simulate(threads=1, **kw).records
+    two = simulate(threads=2, **kw).records
+    assert one.equals(two)

@@ -311,7 +311,7 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
                               "step without round records; accepted: drop round_records (--round-records)")
     spec = MatchSpec.checked(n, rs, **options)
     seating_name = SEATINGS[check_seating(seating)]
-    bs = check_batch(batch_size, default_batch("match", g, t))
+    bs = check_batch(batch_size, default_batch("match", g, t, slow=bool(stepped)))
     return MatchRun(n, g, seed, t, rs, dk, specs, seating_name, bs, check_progress(progress), spec, round_records,
                     first=check_first(first, g), policy_files=tuple(files))
 

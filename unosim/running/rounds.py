@@ -43,11 +43,13 @@ DEFAULT_BATCH = 50_000
 BATCH_BOUNDS = {"round": (1_000, 20_000, DEFAULT_BATCH), "match": (50, 50, DEFAULT_BATCH // 20)}
 
 
-def default_batch(mode: str, games: int, threads: int) -> int:
+def default_batch(mode: str, games: int, threads: int, slow: bool = False) -> int:
     """Games per batch (and per stored chunk): the work per thread in up to four equal batches of at least
     20,000 rounds (one batch per thread when it has less), between 1,000 and 50,000 rounds (50 and 2,500
-    matches)."""
-    lo, fill, hi = BATCH_BOUNDS[mode]
+    matches).  ``slow``: a seat is a plain-Python policy (``lookahead``: thousands of times slower a round),
+    so the work per thread is split into up to four batches however few the games, and a run of a few hundred
+    rounds still keeps every thread busy (with the floor of 1,000 rounds it ran on one thread)."""
+    lo, fill, hi = (1, 1, BATCH_BOUNDS[mode][2]) if slow else BATCH_BOUNDS[mode]
     per_thread = -(-games // threads)
     parts = min(4, max(1, per_thread // fill))
     return min(hi, max(lo, -(-per_thread // parts)))

@@ -76,7 +76,9 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     files = load_files(policy_files)
     specs: list[PolicySpec] = parse_policies(as_names(policies), n)
-    bs = check_batch(batch_size, default_batch("round", g, t))
+    from ..players.external import replays
+
+    bs = check_batch(batch_size, default_batch("round", g, t, slow=any(replays(sp.name) for sp in specs)))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
                     first=check_first(first, g), policy_files=tuple(files or ()))
 
