@@ -281,11 +281,6 @@ def is_external(name: str) -> bool:
     return name in _CLASSES
 
 
-def replays(name: str) -> bool:
-    """Whether ``name`` plays by replays of the round (a plain-Python policy that reads the engine's state)."""
-    return POLICIES[name].pid == E.POL_EXTERNAL
-
-
 _BATCH = threading.local()   # this thread's policy instances for the batch being played
 
 

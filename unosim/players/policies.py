@@ -201,6 +201,13 @@ def parse_policy(text: str, allow_scripted: bool = False) -> PolicySpec:
     return PolicySpec(name, tuple(sorted(params.items())))
 
 
+def replays(name: str) -> bool:
+    """Whether policy ``name`` reads the engine's state (``lookahead``, plain-Python policies with
+    ``uses_state``): its seats are played step by step from Python (POL_EXTERNAL), thousands of times slower
+    a round than the compiled policies."""
+    return POLICIES[name].pid == E.POL_EXTERNAL
+
+
 def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
                    allow_scripted: bool = False) -> list[PolicySpec]:
     """One name for all seats, or a comma list with one policy per seat."""

@@ -49,7 +49,7 @@ from ..console import compile_seconds
 from ..core import enums as E
 from ..errors import SimulationError
 from ..players.plugins import as_names, load_files
-from ..players.policies import POLICIES, pack_policies, parse_policies
+from ..players.policies import pack_policies, parse_policies, replays
 from ..ruleset.rules import RuleSet
 from ..validate import (
     SEATINGS,
@@ -305,7 +305,7 @@ def check_matches(rules: str | RuleSet = "official", players: int = 4, policies:
                                          round_records=round_records)
     files = load_files(policy_files)
     specs = parse_policies(as_names(policies), n)
-    stepped = [sp.name for sp in specs if POLICIES[sp.name].pid == E.POL_EXTERNAL]
+    stepped = [sp.name for sp in specs if replays(sp.name)]
     if stepped and round_records:
         raise SimulationError(f"policy {stepped[0]!r} reads the engine's state, and its matches are played step by "
                               "step without round records; accepted: drop round_records (--round-records)")
@@ -334,7 +334,6 @@ def simulate_matches(rules: str | RuleSet = "official", players: int = 4, polici
 def run_matches(run: MatchRun, summarize: bool = True) -> SimulationResult:
     """Play a validated match-mode run (see :func:`simulate_matches`)."""
     from ..core import nb
-    from ..players.external import replays
     from ..players.policy_api import run_kernel, slot_for
     from .steps import run_external_match_batch
 

@@ -23,7 +23,7 @@ from ..analysis.stats import summarize
 from ..console import compile_seconds, progress_bar
 from ..core import enums as E
 from ..errors import SimulationError
-from ..players.policies import PolicySpec, pack_policies, parse_policies
+from ..players.policies import PolicySpec, pack_policies, parse_policies, replays
 from ..ruleset.decks import Deck, get_deck
 from ..ruleset.rules import RuleSet, parse_rules
 from ..validate import (
@@ -329,7 +329,6 @@ class RoundRun:
 
 def run_rounds(run: RoundRun, summarize: bool = True) -> SimulationResult:
     """Play a validated round-mode run (see :func:`simulate`)."""
-    from ..players.external import replays
     from ..players.policy_api import slot_for
     from .steps import run_external_batch
 

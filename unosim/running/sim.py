@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import DEFAULT_GAMES
-from ..core import enums as E
 from ..errors import SimulationError
 from ..players.plugins import as_names, load_files
-from ..players.policies import POLICIES, PolicySpec, parse_policies
+from ..players.policies import PolicySpec, parse_policies, replays
 from ..ruleset.rules import RuleSet
 from ..validate import (
     SEATINGS,
@@ -77,8 +76,7 @@ def check_simulate(rules: str | RuleSet = "official", players: int = 4, policies
     n, g, t, seed, rs, dk = check_inputs(rules, players, games, seed, threads, deck)
     files = load_files(policy_files)
     specs: list[PolicySpec] = parse_policies(as_names(policies), n)
-    slow = any(POLICIES[sp.name].pid == E.POL_EXTERNAL for sp in specs)  # a seat that reads the engine's state
-    bs = check_batch(batch_size, default_batch("round", g, t, slow=slow))
+    bs = check_batch(batch_size, default_batch("round", g, t, slow=any(replays(sp.name) for sp in specs)))
     return RoundRun(n, g, seed, t, rs, dk, specs, SEATINGS[check_seating(seating)], bs, check_progress(progress),
                     first=check_first(first, g), policy_files=tuple(files or ()))
 
