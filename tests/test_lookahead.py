@@ -233,6 +233,16 @@ def test_lookahead_decides_legally_on_every_deck(deck):
     assert set(r.records["end_reason"]) <= {"win", "turn_cap"}
 
 
+@pytest.mark.parametrize("deck", ["classic", "flip"])
+def test_expert_playouts_play_out_next_to_seats_that_use_no_slot(deck):
+    """``expert_rollouts=1`` among seats that need no policy slot (the round's slot serves none): the
+    playouts call the heuristics' slot, every playout ends without a policy error (lookahead raises if
+    one does), and the decisions are legal."""
+    r = simulate(rules="official+stacking", deck=deck, players=3, games=10, seed=3, threads=1,
+                 policies="lookahead(rollouts=4,expert_rollouts=1),greedy,random")
+    assert set(r.records["end_reason"]) <= {"win", "turn_cap"}
+
+
 @pytest.mark.parametrize(("spec", "words"), [("lookahead(rollouts=0)", "rollouts"),
                                              ("lookahead(rollouts=2.5)", "whole number"),
                                              ("lookahead(depth=3)", "depth")])
@@ -290,6 +300,45 @@ def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, bas
             outs.append((w, res[nb.RES_TURNS], res[nb.RES_DRAWN], res[nb.RES_WPTS], tuple(hlen)))
             assert pol[g % n] == base, "the forced seat becomes its base policy once its answers are spent"
         assert outs[0] == outs[1], (rules, base, g)
+
+
+@pytest.mark.parametrize(("rules", "deck", "base"), [("official", "classic", "expert"),
+                                                   ("official+seven_zero", "classic", "expert"),
+                                                   ("official", "flip", "expert"),
+                                                   ("official", "classic", "card_counter")])
+def test_a_forced_seat_whose_base_is_a_heuristic_plays_as_it_from_its_first_decision(rules, deck, base):
+    """``lookahead(expert_rollouts=1)``: the deciding seat of a playout becomes the expert (any policy of the
+    slot, with its parameters) once its queued answers are spent.  With no answers queued, every round is
+    the round in which that seat plays the heuristic from the start: the same winner, turns, draws and
+    hands (the observation is kept from the round's start, as for a seated heuristic: card_counter reads
+    the discard pile's counts)."""
+    from unosim.core import heuristics_nb
+    from unosim.players.policies import pack_policies, parse_policy
+
+    dk = get_deck(deck)
+    n, nc = 3, dk.size
+    ri, rf = pack_rules(parse_rules(rules), dk)
+    epol, epp = pack_policies([parse_policy(base)])
+    slot = heuristics_nb.heuristics_slot_nb
+    experts = 0
+    for g in range(40):
+        outs = []
+        for forced in (True, False):
+            hand, hlen, pile, disc, lg, tmp, active, st, rng, _log, order, script, res, _ = nb.workspace_nb(n, nc)
+            pol = np.full(n, E.POL_GREEDY, np.int64)
+            pp = np.zeros((n, E.NPP), np.float64)
+            pp[g % n] = epp[0]
+            pol[g % n] = E.POL_FORCED if forced else epol[0]
+            st[nb.ST_FORCE_BASE] = epol[0]
+            rng[0] = nb.game_seed_nb(np.uint64(9), np.uint64(g))
+            w = nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp,
+                               script, hand, hlen, pile, disc, lg, tmp, active, st, rng, np.zeros((0, 5), np.int64),
+                               res, np.zeros(E.obs_size(nc), np.int64), slot)
+            assert st[nb.ST_ERR] == 0
+            outs.append((w, res[nb.RES_TURNS], res[nb.RES_DRAWN], res[nb.RES_WPTS], tuple(hlen)))
+            experts += forced and pol[g % n] == epol[0]
+        assert outs[0] == outs[1], (rules, deck, g)
+    assert experts >= 35  # the forced seat became the expert (unless the round ended before its first turn)
 
 
 def _scratch(ncards: int):

@@ -1329,11 +1329,12 @@ def decision_ctx(g):
 
 
 @njit(cache=True, _nrt=False)
-def _observing(n, pol):
-    """Whether some seat reads the observation (the policies of the slot, plain-Python seats): only then is
-    it kept (not for random, greedy or scripted seats)."""
+def _observing(n, pol, st):
+    """Whether some seat reads the observation (the policies of the slot, plain-Python seats, a rollout's
+    forced seat that becomes a policy of the slot): only then is it kept (not for random, greedy or
+    scripted seats)."""
     for s in range(n):
-        if pol[s] >= POL_SLOT or pol[s] == POL_EXTERNAL:
+        if pol[s] >= POL_SLOT or pol[s] == POL_EXTERNAL or (pol[s] == POL_FORCED and st[ST_FORCE_BASE] >= POL_SLOT):
             return True
     return False
 
@@ -1571,7 +1572,7 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
         pol, pp, script, ufn, R, RD = g
     side = st[ST_SIDE]
     res[RES_CHALLENGES] += 1
-    if _observing(n, pol):
+    if _observing(n, pol, st):
         _learn_nb(obs, offender, 1 << challenger, hand, hlen)
     if log.shape[0] > 0:
         _log(log, st, EV_CHALLENGE, challenger, -1, 1 if guilty else 0, offender)
@@ -1583,13 +1584,13 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
         if R[R_CH_GUILTY_CARD] == 1:
             # the Wild Draw Four goes back to the offender; the old top is current again
             dn = st[ST_DISC_N] - 1
-            if _observing(n, pol):
+            if _observing(n, pol, st):
                 _count_play(obs, disc[dn], -1, side, st, fcol, frank)
             hand[offender, hlen[offender]] = disc[dn]
             hlen[offender] += 1
             if st[ST_HELD_ON] != 0:
                 _held_add(st, disc[dn], 1, fcol, frank)
-            if _observing(n, pol):
+            if _observing(n, pol, st):
                 obs[_seen_at(obs, fcol.shape[1]) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
             st[ST_DISC_N] = dn
             st[ST_CUR] = prev_color
@@ -1705,7 +1706,7 @@ def _take_attack(n, victim, g):
     elif R[R_SPEED_NO_SKIP] and _IS_ATTACK[pend_kind]:
         skips = False  # Speed Uno: draw, then take the turn (colour or wild only)
         st[ST_COLOR_TURN] = 1
-    if pend_kind == HOWLER and _observing(n, pol):
+    if pend_kind == HOWLER and _observing(n, pol, st):
         _learn_nb(obs, victim, (1 << n) - 1, hand, hlen)  # the Howler's victim shows the hand
     if pend_n > 0 or pend_kind == WILD_DRAW_COLOR:
         _penalty(victim, pend_kind, pend_n, st[ST_CUR], st[ST_SIDE], hand, hlen, fcol, frank, pile, disc, st, rng, log)
@@ -1865,7 +1866,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
     if _IS_ATTACK[rk] and not (R[R_PLAY_TO_LAST] or R[R_SEVEN_ROUNDS]):
         amount = st[ST_PEND_N] + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
         if _IS_WDRAW[rk] and R[R_CHALLENGE] and R[R_CH_LAST_CARD]:
-            if _observing(n, pol):
+            if _observing(n, pol, st):
                 _pub(obs, st[ST_TURNS], d, rk, amount, actor, prev_color)  # the evidence for this challenge
             if _wants_challenge(nx, st[ST_CUR], st[ST_SIDE], n, dc):
                 if _challenge(n, nx, actor, rk, amount, was_guilty, prev_color, g):
@@ -1935,7 +1936,7 @@ def _pass_hands(n, actor, play_c, g):
     whoever is handed a one-card hand must call UNO."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    if _observing(n, pol):
+    if _observing(n, pol, st):
         for s in range(n):
             _learn_nb(obs, s, 1 << s, hand, hlen)
     d = 1 if R[R_ZERO_LEFT] else st[ST_D]
@@ -1983,7 +1984,7 @@ def _swap_with(n, actor, rk, play_c, g):
     if tgt < 0:
         return
     if whole:
-        if _observing(n, pol):
+        if _observing(n, pol, st):
             _learn_nb(obs, actor, 1 << actor, hand, hlen)  # each knows the hand it passes
             _learn_nb(obs, tgt, 1 << tgt, hand, hlen)
         _swap_hands(actor, tgt, hand, hlen)
@@ -1992,7 +1993,7 @@ def _swap_with(n, actor, rk, play_c, g):
         ga, gb = _exchange_one(actor, tgt, cur, side, n, dc)
         st[ST_VOID + actor] = 0
         st[ST_VOID + tgt] = 0
-        if _observing(n, pol) and ga >= 0 and st[ST_ERR] == 0:
+        if _observing(n, pol, st) and ga >= 0 and st[ST_ERR] == 0:
             kn0 = _seen_at(obs, fcol.shape[1])  # each knows the card it gave
             obs[kn0 + ga] |= 1 << actor
             obs[kn0 + gb] |= 1 << tgt
@@ -2196,7 +2197,7 @@ def _begin_round(n, dealer, first, order, resume, cont, g):
     else:
         _clear_round(g)
         _deal(n, order, g)
-    if _observing(n, pol):
+    if _observing(n, pol, st):
         _open_observation(n, resume or cont, g)
     if not (resume or cont):
         _start_round(n, dealer, first, g)
@@ -2240,7 +2241,7 @@ def play_round_nb(n, dealer, first, order, g):
     resume = (st[ST_MODE] & MODE_RESUME) != 0
     cont = (st[ST_MODE] & MODE_CONTINUE) != 0
     step = (st[ST_MODE] & MODE_STEP) != 0
-    obs_on = _observing(n, pol)
+    obs_on = _observing(n, pol, st)
     _begin_round(n, dealer, first, order, resume, cont, g)
     fast = R[R_FAST] != 0 and not (logon or (st[ST_MODE] & MODE_SNAPSHOT) != 0)
     fflags = R[R_FFLAGS] | (FAST_OBS if obs_on else 0)
@@ -2659,7 +2660,9 @@ def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     pol[p] = st[ST_FORCE_BASE]
     if st[ST_FORCE_BASE] == POL_GREEDY:
         return greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc)
-    return random_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+    if st[ST_FORCE_BASE] == POL_RANDOM:
+        return random_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+    return -1  # a policy of the slot: slot_policy_nb asks it
 
 
 @njit(cache=True, _nrt=False)
@@ -2675,7 +2678,10 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
         # neither build an observation (a paused seat's is in obs) nor call a policy
         return -1 if none_ok_nb(kind, flag) or kind == D_SWAP_TARGET else 0
     if pid == POL_FORCED:
-        return forced_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+        v = forced_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+        if pol[p] < POL_SLOT:  # a queued answer, or the answer of its built-in base policy
+            return v
+        pid = pol[p]  # its base is a policy of the slot (lookahead's expert playouts): asked below
     ok_none = none_ok_nb(kind, flag)
     if pid == POL_EXTERNAL:
         # a plain-Python seat: its answers so far are queued in ``script``; at the first decision

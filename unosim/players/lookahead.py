@@ -12,7 +12,9 @@ At each normal-turn play decision (which card to play, or to draw) the player
    (``obs[OBS_VOIDS]``; ``voids=0`` turns this off) while the unseen cards allow;
 3. for each determinization, plays the round out once per candidate from the copied state (the
    engine's snapshot at this decision, :mod:`unosim.core.nb`), every seat playing the fast built-in
-   rollout policy (``greedy``, or ``random`` with ``greedy_rollouts=0``) after the candidate move.
+   rollout policy (``greedy``, or ``random`` with ``greedy_rollouts=0``) after the candidate move
+   (with ``expert_rollouts=1`` the deciding seat plays ``expert`` there, the others as before: measured
+   no stronger and about a third slower, docs/skill.md).
    All candidates of one determinization share its deal and its random stream (common random
    numbers), so their differences are not drowned in the luck of the deal;
 4. with more than three candidates, spends a quarter of the budget on all of them and the rest on
@@ -66,11 +68,11 @@ import numpy as np
 from numba import njit, types
 
 from ..core import enums as E
-from ..core import nb
+from ..core import heuristics_nb, nb
 from ..core.enums import NCOLORS, NKINDS, NPP, NRANKS, POL_FORCED
 from ..core.nb import I1, I2, SLOT, LazyKernels, i8
 from .external import Decision, PythonPolicy, RoundState, known_region, register_class
-from .policies import PolicyError
+from .policies import PolicyError, pack_policies, parse_policy
 
 __all__ = ["Lookahead", "candidate_moves", "determinize_nb", "rollouts_nb", "COUNTERS"]
 
@@ -255,19 +257,22 @@ entry = LazyKernels(globals())
 
 # forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1, ...) of candidate j (nb.NFORCE answers)
 _ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1,
-                           I1, I1, I2, I2, I1, i8, I1, SLOT, i8, I1)
+                           I1, I1, I2, I2, I1, i8, I1, SLOT, i8, I1, i8, types.float64[::1])
 
 
 @entry(_ROLLOUT_SIG, cache=True, nogil=True)
 def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hlen0, disc0, active0,
-                st0, res0, forced, wins, known, voids, obs, ufn, mode, pinned):
+                st0, res0, forced, wins, known, voids, obs, ufn, mode, pinned, own, own_pp):
     """Play ``nroll`` determinizations x candidates playouts from the snapshot (hand0 ... res0; the draw pile
-    is what the determinization deals); ``obs`` is a scratch observation buffer (enums.obs_size); wins[0, j]
+    is what the determinization deals), the other seats playing the built-in ``base`` and this seat, after
+    the candidate's answers, the policy ``own`` with parameters ``own_pp`` (a built-in, or a policy of the
+    slot ``ufn``, which then reads ``obs``, a scratch observation buffer of enums.obs_size); wins[0, j]
     counts the playouts candidate j won, wins[1, j] those whose outcome differs from candidate 0's on the
     same determinization.  ``mode``: nb.MODE_RESUME, the snapshot is a round paused at this seat's play
     decision; nb.MODE_CONTINUE, it is the start of the step this seat decides in, played again with the
     candidate's answers (its earlier answers in the step first) and the cards it drew in the step,
-    ``pinned``, drawn again.  Returns the playouts played, or -1 if the cards do not add up."""
+    ``pinned``, drawn again.  Returns the playouts played, -1 if the cards do not add up, -2 if a policy
+    of a playout answered out of range."""
     ncards = fcol.shape[1]
     side = st0[nb.ST_SIDE]
     two_sided = False
@@ -286,6 +291,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``base``
     x0 = 0
     pp = np.zeros((n, NPP), np.float64)
+    pp[seat, :] = own_pp
     drng = np.zeros(1, np.uint64)
     pile_n = st0[nb.ST_PILE_N]
     disc_n = st0[nb.ST_DISC_N]
@@ -319,12 +325,16 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
             st[nb.ST_MODE] = mode
             st[nb.ST_FORCE_N] = forced[j, 0]
             st[nb.ST_FORCE_POS] = 0
-            st[nb.ST_FORCE_BASE] = base
+            st[nb.ST_FORCE_BASE] = own
             for i in range(2 * nb.NFORCE):
                 st[nb.ST_FORCE + i] = forced[j, 1 + i]
             rng[0] = roll_seed
-            pol[seat] = POL_FORCED  # forced_nb makes it ``base`` once its answers are spent
+            pol[seat] = POL_FORCED  # forced_nb makes it ``own`` once its answers are spent
+            if own >= E.POL_SLOT:
+                obs[:] = 0  # what a playout's observations noted is not carried into the next
             w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, rnd)
+            if st[nb.ST_ERR] == 2:
+                return -2  # a playout's policy answered out of range
             x = 1 if w == seat else 0
             if j == 0:
                 x0 = x
@@ -423,19 +433,20 @@ class Lookahead(PythonPolicy):
     """Flat Monte Carlo with determinization: at each decision with a choice (play, colour, keeping a drawn
     card, challenges, stacking and other answers to an attack, jump-ins, swap targets, cards to give),
     samples the unseen cards `rollouts` times (no other hand gets a colour it showed it lacks by drawing,
-    unless voids=0) and plays every candidate out with greedy (random with greedy_rollouts=0); plays the
-    finalist that won most if it beat greedy's answer by more than z paired standard errors, else
+    unless voids=0) and plays every candidate out with greedy (random with greedy_rollouts=0; its own
+    seat plays expert there with expert_rollouts=1); plays the finalist that won most if it beat greedy's answer by more than z paired standard errors, else
     greedy's answer (unosim.players.lookahead)."""
 
     name = "lookahead"
-    params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0, "voids": 1, "every_decision": 1}
+    params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0, "voids": 1, "every_decision": 1,
+              "expert_rollouts": 0}
     ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0), "voids": (0, 1),
-              "every_decision": (0, 1)}
+              "every_decision": (0, 1), "expert_rollouts": (0, 1)}
     uses_state = True
 
     def __init__(self, **params: float) -> None:
         super().__init__(**params)
-        for key in ("rollouts", "greedy_rollouts", "voids", "every_decision"):
+        for key in ("rollouts", "greedy_rollouts", "voids", "every_decision", "expert_rollouts"):
             if float(self.p[key]) != int(self.p[key]):
                 raise PolicyError(f"lookahead parameter {key}={self.p[key]!r} must be a whole number")
         self.rollouts = int(self.p["rollouts"])
@@ -444,6 +455,10 @@ class Lookahead(PythonPolicy):
         self.voids = int(self.p["voids"])  # 1: deal no other hand a colour it showed it lacks (OBS_VOIDS)
         self.every_decision = int(self.p["every_decision"])  # 0: search play decisions only (greedy's others)
         self.follow = (-1, 0)  # the follow-up decision of the move just played (a colour, a swap target)
+        # the policy this seat plays in its playouts after the candidate move: expert, or the others' base
+        own = "expert" if int(self.p["expert_rollouts"]) else ("greedy" if self.base == E.POL_GREEDY else "random")
+        pol, pp = pack_policies([parse_policy(own)])
+        self.own, self.own_pp = int(pol[0]), pp[0]
 
     def decide(self, d: Decision) -> int:
         kind, answer = self.follow
@@ -505,12 +520,19 @@ class Lookahead(PythonPolicy):
                                        seed, s.hand, s.hlen, s.disc, s.active, s.st, s.res,
                                        _forced_rows(moves, E.DECISION_NAMES.index(d.kind), s.prefix), out,
                                        self.known_counts(d, s), int(d.obs[E.OBS_VOIDS]) if self.voids else 0,
-                                       np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), s.slot, s.mode,
-                                       s.pinned)
+                                       np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), self.own_slot(s), s.mode,
+                                       s.pinned, self.own, self.own_pp)
+        if got == -2:
+            raise PolicyError("lookahead: a policy of its playouts answered out of range (engine bug)")
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
         COUNTERS.add(0, got, time.perf_counter() - t0)
         return moves, [int(w) for w in out[0]], [int(w) for w in out[1]]
+
+    def own_slot(self, s: RoundState):
+        """The policy slot of the playouts: the heuristics' when this seat plays one there (the round's
+        own slot serves only the policies seated in it), else the round's."""
+        return heuristics_nb.heuristics_slot_nb if self.own >= E.POL_SLOT else s.slot
 
     def known_counts(self, d: Decision, s: RoundState) -> np.ndarray:
         """What the determinizations must deal to each other hand: what this seat was shown."""
