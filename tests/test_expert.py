@@ -1,4 +1,4 @@
-"""The expert heuristic and the voids it reads (enums.OBS_VOIDS): inferred only from public draws, true of
+"""The expert heuristic and the voids it reads (enums.OBS_VOIDS, OBS_RANK_VOIDS): inferred only from public draws, true of
 the real hands whenever seats draw only with nothing playable, and never an illegal move."""
 
 from __future__ import annotations
@@ -27,12 +27,20 @@ class VoidChecker(PythonPolicy):
         if d.kind == "play" and d.state is not None:
             s = d.state
             bits = int(d.obs[E.OBS_VOIDS])
+            ranks = int(d.obs[E.OBS_RANK_VOIDS])
             for seat in range(s.n):
                 for col in range(E.NCOLORS):
                     if bits >> (4 * seat + col) & 1:
                         held = [c for c in s.hand[seat, :s.hlen[seat]] if s.fcol[d.side, c] == col]
                         assert not held, (seat, col, held)
                         VoidChecker.seen["void"] += 1
+                rank = (ranks >> (5 * seat) & 31) - 1
+                if rank >= 0:
+                    held = [c for c in s.hand[seat, :s.hlen[seat]]
+                            if s.frank[d.side, c] == rank and s.fcol[d.side, c] != E.BLACK]
+                    assert not held, (seat, rank, held)
+                    assert bits >> (4 * seat) & 15, "a rank void comes with the colour void of the same draw"
+                    VoidChecker.seen["rank"] += 1
             VoidChecker.seen["decisions"] += 1
         return d.greedy()
 
@@ -53,6 +61,7 @@ def test_every_inferred_void_is_true_when_nobody_draws_by_choice(rules, deck, pl
              policies=[VoidChecker, *others])
     assert VoidChecker.seen["decisions"] > 100
     assert VoidChecker.seen["void"] > 20, VoidChecker.seen  # the inference happens
+    assert VoidChecker.seen["rank"] > 10, VoidChecker.seen
 
 
 def test_voids_leave_random_and_greedy_records_alone():

@@ -347,9 +347,9 @@ def _scratch(ncards: int):
 
 
 def test_determinizations_respect_the_voids_the_draws_showed():
-    """Seat 1 showed it lacks red and green (obs[OBS_VOIDS]): every deal gives it none while the unseen cards
-    allow; seat 2, void of nothing, gets any colour; when too few cards are left outside a void the hand is
-    still filled."""
+    """Seat 1 showed it lacks red and green (obs[OBS_VOIDS]) and rank 5 (obs[OBS_RANK_VOIDS]): every deal
+    gives it none of them while the unseen cards allow; seat 2, void of nothing, gets any colour and rank;
+    when too few cards are left outside a void the hand is still filled."""
     from unosim.players.lookahead import determinize_nb
 
     ncards = 40
@@ -359,24 +359,26 @@ def test_determinizations_respect_the_voids_the_draws_showed():
     hand0[0, :3] = [0, 1, 2]
     hlen0 = np.array([3, 6, 6], np.int64)
     disc0 = np.array([3], np.int64)
-    voids = (1 << (4 * 1 + 0)) | (1 << (4 * 1 + 2))
+    voids = np.array([(1 << (4 * 1 + 0)) | (1 << (4 * 1 + 2)), (1 + 5) << (5 * 1)], np.int64)
     known = np.zeros(E.MAXP * E.NKINDS, np.int64)
-    colours = set()
+    colours, ranks = set(), set()
     for r in range(30):
         rng = np.array([np.uint64(1000 + r)], np.uint64)
         hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
         ok = determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 16, disc0, 1, known, voids), rng,
                             hand, pile, _scratch(ncards))
         assert ok
-        assert all(fcol[0, c] in (1, 3) for c in hand[1, :6])
+        assert all(fcol[0, c] in (1, 3) and frank[0, c] != 5 for c in hand[1, :6])
         colours |= {int(fcol[0, c]) for c in hand[2, :6]}
+        ranks |= {int(frank[0, c]) for c in hand[2, :6]}
         assert sorted([*hand[1, :6], *hand[2, :6], *pile[:ncards - 16]]) == list(range(4, ncards))
-    assert colours == {0, 1, 2, 3}
+    assert colours == {0, 1, 2, 3} and 5 in ranks
     # seat 1 lacks three colours and holds 12 cards: only 8 unseen cards are blue, the other 4 are any colour
     hlen0 = np.array([3, 12, 6], np.int64)
     rng = np.array([np.uint64(7)], np.uint64)
     hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
-    assert determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 22, disc0, 1, known, 0b0111 << 4),
+    assert determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 22, disc0, 1, known,
+                                                            np.array([0b0111 << 4, 0], np.int64)),
                           rng, hand, pile, _scratch(ncards))
     assert sum(fcol[0, c] == 3 for c in hand[1, :12]) >= 8
 

@@ -121,6 +121,10 @@ OBS_VOIDS = 54        # inferred voids: bit 4 * s + c set when seat s drew for i
 #                       play a playable drawn card of that colour (greedy, hold_wilds and expert do).  A swap
 #                       moves it with the hand; a 0's rotation and a one-card exchange clear it; on UNO Flip it
 #                       holds only while the side it was learned on is up.
+OBS_RANK_VOIDS = 55   # inferred rank voids: bits 5 * s .. 5 * s + 4 hold 1 + r when seat s drew for its turn while a
+#                       coloured card of rank r was on top and that rank matched (a number, or a symbol under
+#                       match_action_by_symbol; not on a Speed Uno colour turn): seat s holds no coloured card of
+#                       rank r.  0: nothing known.  Kept, moved and cleared as OBS_VOIDS is, under the same premise.
 OBS_HAND = 56         # own hand as counts over the NKINDS kinds (active face)
 OBS_PLAYED = OBS_HAND + NKINDS    # discard pile as counts over kinds (played since the last reshuffle)
 OBS_BACKS = OBS_PLAYED + NKINDS   # UNO Flip: seat s's visible back faces at OBS_BACKS + s * NKINDS

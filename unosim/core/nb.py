@@ -77,8 +77,9 @@ ST_FORCE = 14       # POL_FORCED: (decision kind, answer) pairs at ST_FORCE + 2k
 NFORCE = 4          # answers the forced queue holds
 ST_SNAP = ST_FORCE + 2 * NFORCE  # the round's state (ST_SIDE ...), NSNAP slots
 NSNAP = 25
-ST_VOID = ST_SNAP + NSNAP  # per seat: the colours it showed it lacks (bits 0-3) and the side then (bit 4) + 1;
-#                            0 = nothing known.  Cleared when the seat receives a card (see enums.OBS_VOIDS)
+ST_VOID = ST_SNAP + NSNAP  # per seat: the colours it showed it lacks (bits 0-3), the side then (bit 4) and 1 + the
+#                            rank of which it showed it holds no coloured card (bits 5-9; 0 none), all + 1; 0 =
+#                            nothing known.  Cleared when the seat receives a card (enums.OBS_VOIDS, OBS_RANK_VOIDS)
 ST_HELD_ON = ST_VOID + MAXP  # 1: the cards held are counted by kind (the jump-in window reads them)
 ST_HELD = ST_HELD_ON + 1     # per kind (colour * NRANKS + rank on the active side): the cards of it in all hands
 NST = ST_HELD + NKINDS
@@ -145,6 +146,10 @@ _DRAW_N[WILD_DRAW2] = 2
 _DRAW_N[DRAW3] = 3
 _DRAW_N[DANCING_WILD] = 3  # UNO BTS: the target dances (p_dance) or draws 3
 # restricted wild draws: legal only without a card of the current colour; challengeable
+# the ranks only black cards have (every deck's ranks are either coloured or black)
+_BLACK_RANK = np.zeros(NRANKS, np.bool_)
+for _r in (WILD, WD4, WILD_DRAW2, WILD_DRAW_COLOR, HOWLER, INVIS_WILD, DANCING_WILD):
+    _BLACK_RANK[_r] = True
 _IS_WDRAW = np.zeros(NRANKS, np.bool_)
 _IS_WDRAW[WD4] = True
 _IS_WDRAW[WILD_DRAW2] = True
@@ -391,13 +396,16 @@ def _forget_voids(st, p):
 
 
 @njit(cache=True, _nrt=False)
-def _mark_void(st, p, col, side):
-    """Seat p showed it holds no card of colour col on side ``side`` (it drew: nothing was playable)."""
+def _mark_void(st, p, col, rank, side):
+    """Seat p showed it holds no card of colour col and no coloured card of rank ``rank`` (-1: nothing
+    learned of ranks) on side ``side`` (it drew: nothing was playable)."""
     if col < 0 or col >= NCOLORS:
         return
     rec = st[ST_VOID + p]
-    mask = (rec - 1) & 15 if rec > 0 and ((rec - 1) >> 4) == side else 0
-    st[ST_VOID + p] = (mask | (1 << col) | (side << 4)) + 1
+    same = rec > 0 and ((rec - 1) >> 4) & 1 == side
+    mask = (rec - 1) & 15 if same else 0
+    rv = rank + 1 if rank >= 0 else (((rec - 1) >> 5) & 31 if same else 0)
+    st[ST_VOID + p] = (mask | (1 << col) | (side << 4) | (rv << 5)) + 1
 
 
 @njit(cache=True, _nrt=False)
@@ -414,8 +422,21 @@ def _void_bits(st, n, side, active):
     bits = np.int64(0)
     for s in range(n):
         rec = st[ST_VOID + s]
-        if active[s] != 0 and rec > 0 and ((rec - 1) >> 4) == side:
+        if active[s] != 0 and rec > 0 and ((rec - 1) >> 4) & 1 == side:
             bits |= np.int64((rec - 1) & 15) << (4 * s)
+    return bits
+
+
+@njit(cache=True, _nrt=False)
+def _rank_void_bits(st, n, side, active):
+    """The public rank voids of every seat in the round as OBS_RANK_VOIDS packs them: a coloured rank only (a
+    draw on a wild's colour shows nothing of ranks)."""
+    bits = np.int64(0)
+    for s in range(n):
+        rec = st[ST_VOID + s]
+        rv = ((rec - 1) >> 5) & 31
+        if active[s] != 0 and rec > 0 and ((rec - 1) >> 4) & 1 == side and rv > 0 and not _BLACK_RANK[rv - 1]:
+            bits |= np.int64(rv) << (5 * s)
     return bits
 
 
@@ -1082,8 +1103,8 @@ def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
 def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_action, restriction, g):
     """p draws instead of playing: one card, or until one is playable (draw_until_playable, and a Speed
     Uno colour turn).  Returns (the last card drawn or -1 when nothing was left, whether it is playable).
-    Everybody takes it that p held no card of the current colour (a table player's inference: see
-    enums.OBS_VOIDS)."""
+    Everybody takes it that p held no card of the current colour, nor a coloured card of the top card's
+    rank where that rank matches (a table player's inference: see enums.OBS_VOIDS, OBS_RANK_VOIDS)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     got = -1
@@ -1103,7 +1124,7 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
             break
     if got >= 0:
         _forget_voids(st, p)
-    _mark_void(st, p, cur, side)
+    _mark_void(st, p, cur, top_rank if not color_turn and (top_rank <= 9 or by_symbol) else -1, side)
     return got, playable
 
 
@@ -2579,6 +2600,7 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
         na += 1 if on else 0
     obs[OBS_N_ACTIVE] = na
     obs[OBS_VOIDS] = _void_bits(st, n, side, active)
+    obs[OBS_RANK_VOIDS] = _rank_void_bits(st, n, side, active)
     for k in range(NKINDS):
         obs[OBS_HAND + k] = 0
     for i in range(hlen[p]):

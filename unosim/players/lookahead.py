@@ -8,8 +8,9 @@ At each normal-turn play decision (which card to play, or to draw) the player
 2. samples ``rollouts`` *determinizations* of what it cannot see: the cards that are neither in its
    own hand nor on the discard pile are shuffled into the other hands (each keeping its size) and the
    draw pile.  On UNO Flip a card in another hand must keep the back face everyone sees; on a
-   one-sided deck a hand gets no card of a colour its seat showed it lacks by drawing for its turn
-   (``obs[OBS_VOIDS]``; ``voids=0`` turns this off) while the unseen cards allow;
+   one-sided deck a hand gets no card of a colour its seat showed it lacks by drawing for its turn, nor a
+   coloured card of the rank it showed it lacks (``obs[OBS_VOIDS]``, ``obs[OBS_RANK_VOIDS]``; ``voids=0``
+   turns this off) while the unseen cards allow;
 3. for each determinization, plays the round out once per candidate from the copied state (the
    engine's snapshot at this decision, :mod:`unosim.core.nb`), every seat playing the fast built-in
    rollout policy (``greedy``, or ``random`` with ``greedy_rollouts=0``) after the candidate move
@@ -131,8 +132,9 @@ def _back_nb(c, side, fcol, frank):
 def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile, scratch):
     """Deal the unseen cards at random into the other hands (same sizes; on a two-sided deck each hand
     keeps its multiset of visible backs; on a one-sided deck each hand first gets the cards this seat knows
-    it holds, ``known[s * NKINDS + kind]``, then no card of a colour it showed it lacks, ``voids`` as
-    enums.OBS_VOIDS packs them, while the unseen cards allow) and the draw pile.  Returns False when the
+    it holds, ``known[s * NKINDS + kind]``, then no card of a colour it showed it lacks nor a coloured card of
+    the rank it showed it lacks, ``voids`` = (enums.OBS_VOIDS, enums.OBS_RANK_VOIDS), while the unseen cards
+    allow) and the draw pile.  Returns False when the
     cards do not add up.  ``seen``: what the seat's view holds, (hand0, hlen0, pile_n, disc0, disc_n,
     known, voids); ``scratch``: (mark, unseen, backs), card-, card- and kind-sized."""
     hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
@@ -189,14 +191,16 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
                         m -= 1
                     j += 1
             j = 0
-            void = (voids >> (4 * q)) & 15
+            void = (voids[0] >> (4 * q)) & 15
+            rank_void = ((voids[1] >> (5 * q)) & 31) - 1
             while i < hlen0[q]:
-                if j >= k:  # too few unseen cards outside the voids: the rest from any colour
+                if j >= k:  # too few unseen cards outside the voids: the rest from any colour and rank
                     void = 0
+                    rank_void = -1
                     j = 0
                     continue
                 col = fcol[side, unseen[j]]
-                if mark[j] == 0 and (col >= NCOLORS or (void >> col) & 1 == 0):
+                if mark[j] == 0 and (col >= NCOLORS or ((void >> col) & 1 == 0 and frank[side, unseen[j]] != rank_void)):
                     mark[j] = 1
                     hand[q, i] = unseen[j]
                     i += 1
@@ -257,7 +261,7 @@ entry = LazyKernels(globals())
 
 # forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1, ...) of candidate j (nb.NFORCE answers)
 _ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1,
-                           I1, I1, I2, I2, I1, i8, I1, SLOT, i8, I1, i8, types.float64[::1])
+                           I1, I1, I2, I2, I1, I1, I1, SLOT, i8, I1, i8, types.float64[::1])
 
 
 @entry(_ROLLOUT_SIG, cache=True, nogil=True)
@@ -519,7 +523,7 @@ class Lookahead(PythonPolicy):
         got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
                                        seed, s.hand, s.hlen, s.disc, s.active, s.st, s.res,
                                        _forced_rows(moves, E.DECISION_NAMES.index(d.kind), s.prefix), out,
-                                       self.known_counts(d, s), int(d.obs[E.OBS_VOIDS]) if self.voids else 0,
+                                       self.known_counts(d, s), self.voids_of(d),
                                        np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), self.own_slot(s), s.mode,
                                        s.pinned, self.own, self.own_pp)
         if got == -2:
@@ -528,6 +532,11 @@ class Lookahead(PythonPolicy):
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
         COUNTERS.add(0, got, time.perf_counter() - t0)
         return moves, [int(w) for w in out[0]], [int(w) for w in out[1]]
+
+    def voids_of(self, d: Decision) -> np.ndarray:
+        """The voids the determinizations respect: (colours, ranks) as the observation packs them, or none
+        with voids=0."""
+        return d.obs[[E.OBS_VOIDS, E.OBS_RANK_VOIDS]] * self.voids
 
     def own_slot(self, s: RoundState):
         """The policy slot of the playouts: the heuristics' when this seat plays one there (the round's

@@ -54,8 +54,11 @@ the cards of that kind it knows are in that seat's hand (a card it saw stays kno
 played; a card drawn later is unknown).  ``OBS_VOIDS`` holds the colours each seat showed it lacks:
 bit ``4 * seat + colour`` is set when that seat drew for its turn while the colour was current and has
 received no card since but that draw (a table player's inference from public draws; true whenever
-seats draw only with nothing playable and play a playable drawn card of that colour).  It never holds
-other hands' unseen faces or the order of the draw pile.
+seats draw only with nothing playable and play a playable drawn card of that colour).
+``OBS_RANK_VOIDS`` holds, in bits ``5 * seat`` to ``5 * seat + 4``, 1 + the rank of which that seat showed
+it holds no coloured card (it drew on a coloured card of a rank that matched: a number, or a symbol
+under match_action_by_symbol), 0 when none is known; it is kept and cleared with ``OBS_VOIDS``.  The
+observation never holds other hands' unseen faces or the order of the draw pile.
 
 Writing a policy
 ----------------
