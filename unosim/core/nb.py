@@ -145,11 +145,11 @@ _DRAW_N[DRAW5] = 5
 _DRAW_N[WILD_DRAW2] = 2
 _DRAW_N[DRAW3] = 3
 _DRAW_N[DANCING_WILD] = 3  # UNO BTS: the target dances (p_dance) or draws 3
-# restricted wild draws: legal only without a card of the current colour; challengeable
 # the ranks only black cards have (every deck's ranks are either coloured or black)
 _BLACK_RANK = np.zeros(NRANKS, np.bool_)
 for _r in (WILD, WD4, WILD_DRAW2, WILD_DRAW_COLOR, HOWLER, INVIS_WILD, DANCING_WILD):
     _BLACK_RANK[_r] = True
+# restricted wild draws: legal only without a card of the current colour; challengeable
 _IS_WDRAW = np.zeros(NRANKS, np.bool_)
 _IS_WDRAW[WD4] = True
 _IS_WDRAW[WILD_DRAW2] = True
@@ -398,14 +398,13 @@ def _forget_voids(st, p):
 @njit(cache=True, _nrt=False)
 def _mark_void(st, p, col, rank, side):
     """Seat p showed it holds no card of colour col and no coloured card of rank ``rank`` (-1: nothing
-    learned of ranks) on side ``side`` (it drew: nothing was playable)."""
+    learned of ranks) on side ``side`` (it drew: nothing was playable).  The colours add to those it showed
+    before on the same side (it drew nothing since); the rank replaces the one before."""
     if col < 0 or col >= NCOLORS:
         return
     rec = st[ST_VOID + p]
-    same = rec > 0 and ((rec - 1) >> 4) & 1 == side
-    mask = (rec - 1) & 15 if same else 0
-    rv = rank + 1 if rank >= 0 else (((rec - 1) >> 5) & 31 if same else 0)
-    st[ST_VOID + p] = (mask | (1 << col) | (side << 4) | (rv << 5)) + 1
+    mask = (rec - 1) & 15 if rec > 0 and ((rec - 1) >> 4) & 1 == side else 0
+    st[ST_VOID + p] = (mask | (1 << col) | (side << 4) | ((rank + 1) << 5)) + 1
 
 
 @njit(cache=True, _nrt=False)

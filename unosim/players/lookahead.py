@@ -134,8 +134,7 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
     keeps its multiset of visible backs; on a one-sided deck each hand first gets the cards this seat knows
     it holds, ``known[s * NKINDS + kind]``, then no card of a colour it showed it lacks nor a coloured card of
     the rank it showed it lacks, ``voids`` = (enums.OBS_VOIDS, enums.OBS_RANK_VOIDS), while the unseen cards
-    allow) and the draw pile.  Returns False when the
-    cards do not add up.  ``seen``: what the seat's view holds, (hand0, hlen0, pile_n, disc0, disc_n,
+    allow) and the draw pile.  Returns False when the cards do not add up.  ``seen``: what the seat's view holds, (hand0, hlen0, pile_n, disc0, disc_n,
     known, voids); ``scratch``: (mark, unseen, backs), card-, card- and kind-sized."""
     hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
     mark, unseen, backs = scratch
@@ -200,7 +199,8 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
                     j = 0
                     continue
                 col = fcol[side, unseen[j]]
-                if mark[j] == 0 and (col >= NCOLORS or ((void >> col) & 1 == 0 and frank[side, unseen[j]] != rank_void)):
+                allowed = col >= NCOLORS or ((void >> col) & 1 == 0 and frank[side, unseen[j]] != rank_void)
+                if mark[j] == 0 and allowed:
                     mark[j] = 1
                     hand[q, i] = unseen[j]
                     i += 1
@@ -292,7 +292,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
     cmask = nb.new_card_masks_nb(fcol, frank)
     R, RD = nb.new_rules_nb(ri, rf)
     pol = np.full(n, base, np.int64)
-    pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``base``
+    pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``own``
     x0 = 0
     pp = np.zeros((n, NPP), np.float64)
     pp[seat, :] = own_pp
@@ -437,8 +437,9 @@ class Lookahead(PythonPolicy):
     """Flat Monte Carlo with determinization: at each decision with a choice (play, colour, keeping a drawn
     card, challenges, stacking and other answers to an attack, jump-ins, swap targets, cards to give),
     samples the unseen cards `rollouts` times (no other hand gets a colour it showed it lacks by drawing,
-    unless voids=0) and plays every candidate out with greedy (random with greedy_rollouts=0; its own
-    seat plays expert there with expert_rollouts=1); plays the finalist that won most if it beat greedy's answer by more than z paired standard errors, else
+    nor a coloured card of the rank it showed it lacks, unless voids=0) and plays every candidate out with
+    greedy (random with greedy_rollouts=0; its own seat plays expert there with expert_rollouts=1); plays
+    the finalist that won most if it beat greedy's answer by more than z paired standard errors, else
     greedy's answer (unosim.players.lookahead)."""
 
     name = "lookahead"
@@ -456,7 +457,7 @@ class Lookahead(PythonPolicy):
         self.rollouts = int(self.p["rollouts"])
         self.base = E.POL_GREEDY if int(self.p["greedy_rollouts"]) else E.POL_RANDOM
         self.z = float(self.p["z"])
-        self.voids = int(self.p["voids"])  # 1: deal no other hand a colour it showed it lacks (OBS_VOIDS)
+        self.voids = int(self.p["voids"])  # 1: deal no other hand what it showed it lacks (OBS_VOIDS, OBS_RANK_VOIDS)
         self.every_decision = int(self.p["every_decision"])  # 0: search play decisions only (greedy's others)
         self.follow = (-1, 0)  # the follow-up decision of the move just played (a colour, a swap target)
         # the policy this seat plays in its playouts after the candidate move: expert, or the others' base
