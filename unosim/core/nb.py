@@ -417,26 +417,18 @@ def _swap_voids(st, a, b):
 
 @njit(cache=True, _nrt=False)
 def _void_bits(st, n, side, active):
-    """The public voids of every seat in the round as OBS_VOIDS packs them."""
-    bits = np.int64(0)
+    """The public voids of every seat in the round as OBS_VOIDS and OBS_RANK_VOIDS pack them: (colours,
+    ranks); a coloured rank only (a draw on a wild's colour shows nothing of ranks)."""
+    colours = np.int64(0)
+    ranks = np.int64(0)
     for s in range(n):
         rec = st[ST_VOID + s]
         if active[s] != 0 and rec > 0 and ((rec - 1) >> 4) & 1 == side:
-            bits |= np.int64((rec - 1) & 15) << (4 * s)
-    return bits
-
-
-@njit(cache=True, _nrt=False)
-def _rank_void_bits(st, n, side, active):
-    """The public rank voids of every seat in the round as OBS_RANK_VOIDS packs them: a coloured rank only (a
-    draw on a wild's colour shows nothing of ranks)."""
-    bits = np.int64(0)
-    for s in range(n):
-        rec = st[ST_VOID + s]
-        rv = ((rec - 1) >> 5) & 31
-        if active[s] != 0 and rec > 0 and ((rec - 1) >> 4) & 1 == side and rv > 0 and not _BLACK_RANK[rv - 1]:
-            bits |= np.int64(rv) << (5 * s)
-    return bits
+            colours |= np.int64((rec - 1) & 15) << (4 * s)
+            rv = ((rec - 1) >> 5) & 31
+            if rv > 0 and not _BLACK_RANK[rv - 1]:
+                ranks |= np.int64(rv) << (5 * s)
+    return colours, ranks
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -523,6 +515,19 @@ def _flip_nb(pile, disc, st):
         t = pile[i]
         pile[i] = pile[pn - 1 - i]
         pile[pn - 1 - i] = t
+
+
+@njit(cache=True, _nrt=False)
+def _turn_over(n, hand, hlen, pile, disc, st, res, fcol, frank):
+    """A Flip executes: both piles turn over (_flip_nb), the other side becomes active and the cards held are
+    counted again on it where the counts are kept.  Returns the new side."""
+    _flip_nb(pile, disc, st)
+    side = 1 - st[ST_SIDE]
+    st[ST_SIDE] = side
+    if st[ST_HELD_ON] != 0:
+        _count_held(n, hand, hlen, fcol, frank, st)
+    res[RES_FLIPS] += 1
+    return side
 
 
 @njit(cache=True, _nrt=False)
@@ -1878,11 +1883,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
     d = st[ST_D]
     nx = _nxt(actor, d, n, active)
     if rk == FLIP and R[R_FLIP_LAST_EXEC]:
-        _flip_nb(pile, disc, st)
-        st[ST_SIDE] = 1 - st[ST_SIDE]
-        if st[ST_HELD_ON] != 0:
-            _count_held(n, hand, hlen, fcol, frank, st)
-        res[RES_FLIPS] += 1
+        _turn_over(n, hand, hlen, pile, disc, st, res, fcol, frank)
     if _IS_ATTACK[rk] and not (R[R_PLAY_TO_LAST] or R[R_SEVEN_ROUNDS]):
         amount = st[ST_PEND_N] + _DRAW_N[rk] if mode != 2 else _DRAW_N[rk]
         if _IS_WDRAW[rk] and R[R_CHALLENGE] and R[R_CH_LAST_CARD]:
@@ -2030,12 +2031,7 @@ def _flip_played(n, actor, g):
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     dc = decision_ctx(g)
-    _flip_nb(pile, disc, st)
-    side = 1 - st[ST_SIDE]
-    st[ST_SIDE] = side
-    if st[ST_HELD_ON] != 0:
-        _count_held(n, hand, hlen, fcol, frank, st)
-    res[RES_FLIPS] += 1
+    side = _turn_over(n, hand, hlen, pile, disc, st, res, fcol, frank)
     ntop = disc[st[ST_DISC_N] - 1]
     cur = fcol[side, ntop]
     if cur == BLACK:
@@ -2598,8 +2594,7 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
         obs[OBS_HLEN + s] = hlen[s] if on else 0
         na += 1 if on else 0
     obs[OBS_N_ACTIVE] = na
-    obs[OBS_VOIDS] = _void_bits(st, n, side, active)
-    obs[OBS_RANK_VOIDS] = _rank_void_bits(st, n, side, active)
+    obs[OBS_VOIDS], obs[OBS_RANK_VOIDS] = _void_bits(st, n, side, active)
     for k in range(NKINDS):
         obs[OBS_HAND + k] = 0
     for i in range(hlen[p]):
