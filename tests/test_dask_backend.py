@@ -25,7 +25,7 @@ from unosim.results.backends import CONNECT_TIMEOUT_S, DaskBackend, backend_sess
 from unosim.results.backends import simulate as simulate_on
 from unosim.results.rundir import simulate_into
 from unosim.results.store import Cell, fill_cell, make_cell, read_cell, stored_ranges
-from unosim.running.sim import simulate
+from unosim.running.sim import default_chunk, simulate
 
 pytestmark = pytest.mark.xdist_group("dask")  # one cluster per test process: keep the file together
 
@@ -83,6 +83,19 @@ def test_run_cells_submits_several_cells_together(cluster):
     out = run_cells(cluster, cells, 1500, chunk=300)
     for cell, res in zip(cells, out, strict=True):
         pd.testing.assert_frame_equal(res.records, simulate(**cell.sim_kwargs(), games=1500).records)
+
+
+def test_default_chunk_on_a_cluster_is_up_to_five_local_batches(cluster):
+    """A chunk on a cluster is a task whose records travel back: the default chunk of a big run is larger than
+    a local batch (up to five), that of a small one the same."""
+    assert default_chunk("round", 600_000, 2) == 50_000  # local threads: at most DEFAULT_BATCH
+    assert default_chunk("round", 600_000, 1, cluster) == 75_000  # a quarter of each worker's share
+    assert default_chunk("round", 20_000_000, 1, cluster) == 5 * 50_000
+    assert default_chunk("round", 20_000, 1, cluster) == default_chunk("round", 20_000, 2) == 10_000
+    assert default_chunk("match", 1_000_000, 1, cluster) == 5 * 2_500
+    res = run_cells(cluster, [make_cell(seed=3)], 600_000)[0]
+    assert res.meta["batch_size"] == 75_000 and len(res.records) == 600_000
+    assert res.records["game"].is_monotonic_increasing
 
 
 def test_match_mode_and_run_directory_match_local(cluster, tmp_path):

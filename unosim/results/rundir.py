@@ -44,7 +44,7 @@ import pandas as pd
 
 from .. import ENGINE_VERSION
 from ..running.match import applicable_options
-from ..running.sim import SimulationResult, default_batch
+from ..running.sim import SimulationResult, default_chunk
 from ..validate import check_batch, check_games, check_threads, record_bytes
 from .io import UNFINISHED
 from .outdir import clear_outputs, written_by_unosim
@@ -114,7 +114,7 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
     ``backend``: an :mod:`unosim.results.backends` backend (None: ``threads`` threads here)."""
     d = Path(out_dir)
     t = check_threads(threads)
-    chunk = check_batch(chunk, default_batch(cell.mode, games, t if backend is None else backend.parallelism))
+    chunk = check_batch(chunk, default_chunk(cell.mode, games, t, backend))
     extra = {"round_records": True} if round_records else {}
     first = probe(cell, **extra)  # validates everything before the directory is touched
     template = first.meta

@@ -409,7 +409,7 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
 
     ``keep``: a dict that receives, by cell key, the records of each chunk run now (as written), so that
     a caller that needs them does not read back what it has just computed."""
-    from ..running.sim import default_batch
+    from ..running.sim import default_chunk
 
     if int(games) < 1:
         raise StoreError(f"games={games!r} is not positive; accepted: a positive integer")
@@ -427,7 +427,7 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
             have = stored_ranges(d)
             infos[cell.key] = FillInfo(cell.key, stored_before=covered(have, games))
             # several cells share the workers: size the default chunk on the work of all of them
-            todo = missing_ranges(have, games, chunk or default_batch(cell.mode, games * len(unique), t))
+            todo = missing_ranges(have, games, chunk or default_chunk(cell.mode, games * len(unique), t, backend))
             if todo:
                 cell.load_deck()  # fail before any chunk starts if the deck file changed
             infos[cell.key].ranges = todo

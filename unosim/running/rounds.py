@@ -43,16 +43,26 @@ DEFAULT_BATCH = 50_000
 BATCH_BOUNDS = {"round": (1_000, 20_000, DEFAULT_BATCH), "match": (50, 50, DEFAULT_BATCH // 20)}
 
 
-def default_batch(mode: str, games: int, threads: int, slow: bool = False) -> int:
+def default_batch(mode: str, games: int, threads: int, slow: bool = False, scale: int = 1) -> int:
     """Games per batch (and per stored chunk): the work per thread in up to four equal batches of at least
     20,000 rounds (one batch per thread when it has less), between 1,000 and 50,000 rounds (50 and 2,500
-    matches).  ``slow``: a seat is a plain-Python policy (``lookahead``: thousands of times slower a round),
+    matches; ``scale`` times that on a backend whose chunks cost more each, :func:`default_chunk`).
+    ``slow``: a seat is a plain-Python policy (``lookahead``: thousands of times slower a round),
     so the work per thread is split into up to four batches however few the games, and a run of a few hundred
     rounds still keeps every thread busy (with the floor of 1,000 rounds it ran on one thread)."""
     lo, fill, hi = (1, 1, BATCH_BOUNDS[mode][2]) if slow else BATCH_BOUNDS[mode]
     per_thread = -(-games // threads)
     parts = min(4, max(1, per_thread // fill))
-    return min(hi, max(lo, -(-per_thread // parts)))
+    return min(hi * scale, max(lo, -(-per_thread // parts)))
+
+
+def default_chunk(mode: str, games: int, threads: int, backend=None) -> int:
+    """The default chunk of ``games`` games run on ``backend`` (an :mod:`unosim.results.backends` backend; None:
+    ``threads`` threads here): :func:`default_batch` on the backend's parallelism, up to its ``chunk_scale``
+    times the local batch."""
+    if backend is None:
+        return default_batch(mode, games, threads)
+    return default_batch(mode, games, backend.parallelism, scale=backend.chunk_scale)
 # per-round counters after the standard columns, in kernel order (res[RES_CHALLENGES:])
 EXTRA_COLUMNS = ("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips", "loser")
 

@@ -40,6 +40,7 @@ from .rounds import (  # noqa: F401  (the round-mode names, where they have alwa
     check_inputs,
     check_rules_fit_deck,
     default_batch,
+    default_chunk,
     pack_rules,
     records_frame,
     round_summary,
