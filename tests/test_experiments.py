@@ -173,6 +173,35 @@ def test_sweep_cells_are_identical_whatever_the_chunk_size(tmp_path):
         assert recs[0].equals(simulate(rules=rules, players=players, policies="random", games=1500, seed=6).records)
 
 
+def test_sweep_pairs_the_cells_it_holds_as_it_would_read_them_back(tmp_path, monkeypatch):
+    """The records a sweep just computed pair with the baseline as the stored ones do, also where the store
+    holds more games of the baseline than the sweep ran; a sweep computed in full reads nothing back."""
+    from unosim.lab import experiments
+    from unosim.results import store as store_mod
+
+    grid = {"name": "held", "games": 1200, "seed": 5,
+            "grid": {"players": [2, 3], "rules": ["official", "official+stacking", "seven_zero"], "policies": ["random"]}}
+    reads = []
+    real_read = store_mod.read_cell
+    monkeypatch.setattr(store_mod, "read_cell", lambda *a, **k: reads.append(a) or real_read(*a, **k))
+    held = run_sweep(grid, store=tmp_path / "a")
+    assert reads == []  # every cell computed now: paired from memory
+    monkeypatch.setattr(experiments, "fits_in_memory", lambda nbytes, share: False)
+    read = run_sweep(grid, store=tmp_path / "b")
+    assert len(reads) >= 6  # the baselines and the other cells read back
+    cols = [c for c in held.columns if c != "seconds"]
+    pd.testing.assert_frame_equal(held[cols], read[cols])
+    monkeypatch.undo()
+    longer = {**grid, "games": 1500, "grid": {**grid["grid"], "rules": ["official"]}}
+    for d in ("c", "d"):
+        run_sweep(longer, store=tmp_path / d)  # the baselines hold 1,500 games, the sweep pairs 1,200
+    held = run_sweep(grid, store=tmp_path / "c")
+    monkeypatch.setattr(experiments, "fits_in_memory", lambda nbytes, share: False)
+    read = run_sweep(grid, store=tmp_path / "d")
+    pd.testing.assert_frame_equal(held[cols], read[cols])
+    assert (held["turns_diff"] != 0).any()
+
+
 def test_sweep_cli_out_and_json(tmp_path):
     f = tmp_path / "exp.toml"
     f.write_text(SWEEP.replace('"2..3"', "[2]").replace("games = 1500", "games = 800"))

@@ -186,16 +186,20 @@ def usable_memory() -> tuple[int, str]:
     return mem, "machine's memory"
 
 
+def fits_in_memory(nbytes: int, share: float) -> bool:
+    """Whether ``nbytes`` fit in ``share`` of the usable memory (:func:`usable_memory`; True where it is unknown)."""
+    mem, _ = usable_memory()
+    return mem <= 0 or nbytes <= mem * share
+
+
 def check_memory(name: str, count: int, bytes_each: int, share: float = 0.5,
                  advice: str = "in one run (split larger runs by seed)") -> None:
     """Refuse a run whose in-memory records would take more than ``share`` of the usable memory
     (:func:`usable_memory`: a container's limit counts); ``advice`` follows the largest ``count`` allowed."""
-    mem, what = usable_memory()
-    if mem <= 0:
-        return
     need = count * bytes_each
-    limit = int(mem * share)
-    if need > limit:
+    if not fits_in_memory(need, share):
+        mem, what = usable_memory()
+        limit = int(mem * share)
         most = max(1, limit // bytes_each)
         raise SimulationError(
             f"{name}={count:,} needs about {_gib(need)} of memory for its records ({bytes_each:,} bytes each, "

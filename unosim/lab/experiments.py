@@ -111,6 +111,7 @@ from ..validate import (
     check_players,
     check_seating,
     check_threads,
+    fits_in_memory,
     integer,
     is_integer,
     record_bytes,
@@ -828,9 +829,10 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     if dry_run:
         return _dry_run(sw, store, threads)
     check_sweep_memory(sw)
+    held: dict[str, pd.DataFrame] = {}
     with backend_session(backend, scheduler, workers, client, threads) as be:
-        rows, total_s, interrupted, ran = _sweep_rows(sw, store, threads, progress, be)
-    df = _paired_with_baseline(pd.DataFrame(rows), sw, store)
+        rows, total_s, interrupted, ran = _sweep_rows(sw, store, threads, progress, be, held)
+    df = _paired_with_baseline(pd.DataFrame(rows), sw, store, held)
     df.attrs.update({"name": sw.name, "metric": sw.metric, "compared": compared_axis(sw),
                      "precision": sw.precision, "seconds": total_s,
                      "interrupted": interrupted, "store": str(store if store is not None else _store.DEFAULT_ROOT),
@@ -887,9 +889,14 @@ def sweep_robustness(runs: dict[str, pd.DataFrame], axis: str, metric: str) -> l
     return rows
 
 
-def _sweep_rows(sw: Sweep, store, threads, progress: bool, be) -> tuple[list[dict[str, Any]], float, bool, int]:
-    """Run the cells of a sweep on backend ``be``; returns (rows, seconds, interrupted, games run)."""
+def _sweep_rows(sw: Sweep, store, threads, progress: bool, be, held: dict[str, pd.DataFrame]
+                ) -> tuple[list[dict[str, Any]], float, bool, int]:
+    """Run the cells of a sweep on backend ``be``; returns (rows, seconds, interrupted, games run).  Where the
+    records of every cell fit in a quarter of the memory, each cell's stay in ``held`` (by cell key), so that
+    the pairing with the baseline cells does not read back what was just computed."""
     rows, total_s, interrupted, ran = [], 0.0, False, 0
+    n = sw.max_games or sw.games
+    keep = fits_in_memory(sum(record_bytes(c.mode, c.players, from_disk=True) * n for _, c in sw.cells), 0.25)
     bars = _Bars(progress, len(sw.cells) * sw.games, sw.cells[0][1].unit)
     try:
         if be.batch_cells:  # a cluster: the first games of every cell at once
@@ -910,6 +917,8 @@ def _sweep_rows(sw: Sweep, store, threads, progress: bool, be) -> tuple[list[dic
             total_s += out["seconds"]
             ran += out["ran"]
             rows.append(_cell_row(axes, cell, out))
+            if keep:
+                held[cell.key] = out["records"][0]
             if out["interrupted"]:
                 interrupted = True
                 break
@@ -930,9 +939,11 @@ def compared_axis(sw: Sweep) -> str | None:
     return None
 
 
-def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
+def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store, held: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Add each cell's paired differences from its baseline cell (the first value of the compared axis,
-    :func:`compared_axis`, and the same other axes): m_diff, m_diff_lo, m_diff_hi, m_diff_rel."""
+    :func:`compared_axis`, and the same other axes): m_diff, m_diff_lo, m_diff_hi, m_diff_rel.  The pairs
+    are the games both cells hold in the store; a cell's records in ``held`` stand for them where they cover
+    the row's games (the pairing keeps only the games both have)."""
     from ..results.store import read_cell
 
     axis = compared_axis(sw)
@@ -946,13 +957,19 @@ def _paired_with_baseline(df: pd.DataFrame, sw: Sweep, store) -> pd.DataFrame:
     for _, row in df.iterrows():
         group = tuple(row[k] for k in others)
         cell, base = cells[(*group, row[axis])], cells[(*group, values[0])]
-        if group not in base_cache:
-            base_cache[group] = read_cell(base, None, store)
-        same = cell is base and len(base_cache[group]) == int(row["games"])  # the baseline row: read already
-        rec = base_cache[group] if same else read_cell(cell, int(row["games"]), store)
+        games = int(row["games"])
+        base_rec = held.get(base.key)
+        if base_rec is None or len(base_rec) < games:
+            if group not in base_cache:
+                base_cache[group] = read_cell(base, None, store)
+            base_rec = base_cache[group]
+        rec = held.get(cell.key)
+        if rec is None or len(rec) != games:
+            same = cell is base and len(base_rec) == games  # the baseline row: read already
+            rec = base_rec if same else read_cell(cell, games, store)
         out: dict[str, Any] = {"baseline": values[0]}
         for m in metric_names(cell.mode, cell.players):
-            d = paired.paired_difference(base_cache[group], rec, m)
+            d = paired.paired_difference(base_rec, rec, m)
             out.update({f"{m}_diff": d["diff"], f"{m}_diff_lo": d["ci_lo"], f"{m}_diff_hi": d["ci_hi"],
                         f"{m}_diff_rel": answers.relative(d["diff"], d["mean_a"])})
         extra.append(out)
