@@ -100,6 +100,21 @@ def test_cell_key_covers_what_determines_results(tmp_path):
     assert older.key != base.key
 
 
+def test_cell_key_covers_the_play_version_of_a_built_in_python_policy(monkeypatch):
+    """A built-in plain-Python policy whose play changed (Lookahead.play_version) keys its cells anew, so a stored
+    cell of its older play is not served; cells without it keep their keys."""
+    from unosim.players.lookahead import Lookahead
+
+    plain = make_cell(policies="random")
+    searched = make_cell(policies="lookahead(rollouts=8),random", players=2)
+    assert "policy_classes" not in plain.identity()
+    assert [name for name, _ in searched.policy_classes] == ["lookahead"]
+    assert Cell.from_dict(searched.to_dict()) == searched
+    monkeypatch.setattr(Lookahead, "play_version", Lookahead.play_version + 1)
+    again = make_cell(policies="lookahead(rollouts=8),random", players=2)
+    assert again.key != searched.key and make_cell(policies="random").key == plain.key
+
+
 def test_toml_deck_keyed_by_content(tmp_path):
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text(DECK_TOML)

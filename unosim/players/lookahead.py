@@ -19,23 +19,25 @@ At each normal-turn play decision (which card to play, or to draw) the player
    All candidates of one determinization share its deal and its random stream (common random
    numbers), so their differences are not drowned in the luck of the deal;
 4. with more than three candidates, spends a quarter of the budget on all of them and the rest on
-   greedy's move and the two best others (successive halving), judging the finalists on the second
+   the default move and the two best others (successive halving), judging the finalists on the second
    stage's playouts only;
-5. plays the finalist that won most of its playouts *if* it beat the move greedy would make by more
-   than ``z`` standard errors of their paired difference (the playouts of one determinization are
-   pairs); otherwise greedy's move.  Without that test the noise picks the lucky candidate: with 8
+5. plays the finalist that won most of its playouts *if* it beat the default move by more than ``z``
+   standard errors of their paired difference (the playouts of one determinization are pairs);
+   otherwise the default move: what ``expert`` would answer (``expert_default=1``, the default), or
+   ``greedy`` (``expert_default=0``).  Without that test the noise picks the lucky candidate: with 8
    candidates and 32 rollouts, the plain argmax won 19.7% of rounds against three greedy, gated at
-   ``z=1`` 25.2%.
+   ``z=1`` 25.2%.  Expert's answer as the default gained 1.3 points against three greedy at 4 players
+   and 3.2 against random at 2 (docs/skill.md).
 
 Every other decision with a choice is searched the same way (``every_decision=1``, the default; ``0``
-leaves them to greedy): the colour of a wild played from a drawn card, keeping or playing a drawn card,
+leaves them to the default answer): the colour of a wild played from a drawn card, keeping or playing a drawn card,
 challenging a Wild Draw Four, stacking, deflecting or taking an attack, jumping in, the seat to swap
 with, the card to give.  Its candidates are the options (identical cards once) and declining where the
 decision allows it.  The engine cannot be paused inside a step (unosim.running.steps), so these playouts
 start from the start of the decision's step: the seat's earlier answers in the step are given again,
 then the candidate, and the cards it drew in the step (which it has seen) are put back on top of the
 dealt pile (``pin_draws_nb``) so that the step draws them again.  A decision in the round's first step
-(the colour of a starting Wild), or after a draw it did not see, is greedy's.
+(the colour of a starting Wild), or after a draw it did not see, is the default answer's (expert's).
 
 It plays to win the round: in match mode (its matches are played step by step, unosim.running.steps) each
 playout still ends with the round, so it is a win-probability player per round that ignores the match
@@ -50,9 +52,9 @@ already constrain every hidden hand; known faces are not used there).  The sampl
 seat gives the same decision (``tests/test_lookahead.py`` permutes them).
 
 Cost per decision: ``rollouts`` x candidates playouts of the rest of the round (a few microseconds each
-with greedy rollouts on one core).  At the default ``rollouts=300`` it won 28.1% +- 1.4% of 4,000 4-player
-rounds against three greedy (fair share 25%); ``scripts/study_lookahead.py`` measures how that grows
-with the budget.
+with greedy rollouts on one core).  At the default ``rollouts=300`` it won 29.5% +- 1.6% and 30.5% +- 1.6% of 3,000
+4-player rounds (two seeds) against three greedy (fair share 25%); ``scripts/study_lookahead.py``
+measures how that grows with the budget.
 
 >>> from unosim import simulate
 >>> r = simulate(players=4, policies="lookahead(rollouts=20),greedy,greedy,greedy", games=40, seed=1)
@@ -439,31 +441,36 @@ class Lookahead(PythonPolicy):
     samples the unseen cards `rollouts` times (no other hand gets a colour it showed it lacks by drawing,
     nor a coloured card of the rank it showed it lacks, unless voids=0) and plays every candidate out with
     greedy (random with greedy_rollouts=0; its own seat plays expert there with expert_rollouts=1); plays
-    the finalist that won most if it beat greedy's answer by more than z paired standard errors, else
-    greedy's answer (unosim.players.lookahead)."""
+    the finalist that won most if it beat expert's answer (greedy's with expert_default=0) by more than z
+    paired standard errors, else that answer (unosim.players.lookahead)."""
 
     name = "lookahead"
     params = {"rollouts": 300, "greedy_rollouts": 1, "z": 1.0, "voids": 1, "every_decision": 1,
-              "expert_rollouts": 0}
+              "expert_rollouts": 0, "expert_default": 1}
     ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0), "voids": (0, 1),
-              "every_decision": (0, 1), "expert_rollouts": (0, 1)}
+              "every_decision": (0, 1), "expert_rollouts": (0, 1), "expert_default": (0, 1)}
     uses_state = True
+    #: bumped whenever the play of a given parameter string changes (a stored cell of an older play is not
+    #: served for it, unosim.players.external.passed_classes): 1 the voids, ranks and every decision searched,
+    #: 2 expert's answer as the one to beat (expert_default=1)
+    play_version = 2
 
     def __init__(self, **params: float) -> None:
         super().__init__(**params)
-        for key in ("rollouts", "greedy_rollouts", "voids", "every_decision", "expert_rollouts"):
+        for key in ("rollouts", "greedy_rollouts", "voids", "every_decision", "expert_rollouts", "expert_default"):
             if float(self.p[key]) != int(self.p[key]):
                 raise PolicyError(f"lookahead parameter {key}={self.p[key]!r} must be a whole number")
         self.rollouts = int(self.p["rollouts"])
         self.base = E.POL_GREEDY if int(self.p["greedy_rollouts"]) else E.POL_RANDOM
         self.z = float(self.p["z"])
         self.voids = int(self.p["voids"])  # 1: deal no other hand what it showed it lacks (OBS_VOIDS, OBS_RANK_VOIDS)
-        self.every_decision = int(self.p["every_decision"])  # 0: search play decisions only (greedy's others)
+        self.every_decision = int(self.p["every_decision"])  # 0: search play decisions only (the default's others)
         self.follow = (-1, 0)  # the follow-up decision of the move just played (a colour, a swap target)
         # the policy this seat plays in its playouts after the candidate move: expert, or the others' base
         own = "expert" if int(self.p["expert_rollouts"]) else ("greedy" if self.base == E.POL_GREEDY else "random")
         pol, pp = pack_policies([parse_policy(own)])
         self.own, self.own_pp = int(pol[0]), pp[0]
+        self.expert_pp = pack_policies([parse_policy("expert")])[1][0] if int(self.p["expert_default"]) else None
 
     def decide(self, d: Decision) -> int:
         kind, answer = self.follow
@@ -471,7 +478,7 @@ class Lookahead(PythonPolicy):
         if kind >= 0 and E.DECISION_NAMES[kind] == d.kind:
             return answer
         if d.state is None or (d.kind != "play" and not self.every_decision):
-            return d.greedy()
+            return self.default_answer(d)
         k, kind, answer = self.best_move(d, d.state)
         self.follow = (kind, answer)
         return k
@@ -481,10 +488,10 @@ class Lookahead(PythonPolicy):
         decision; at the others the follow-up is always -1).
 
         With more than three candidates the budget is spent in two stages: a quarter of it on every
-        candidate, the rest on greedy's move and the two best others (successive halving), judged on the
-        second stage's playouts alone so that the selection's luck does not carry over.  The best finalist
-        is played if it beat greedy's move by more than ``z`` standard errors of their paired difference,
-        else greedy's move."""
+        candidate, the rest on the default move (:meth:`default_answer`) and the two best others
+        (successive halving), judged on the second stage's playouts alone so that the selection's luck does
+        not carry over.  The best finalist is played if it beat the default move by more than ``z``
+        standard errors of their paired difference, else the default move."""
         moves = self.moves_of(d, s)
         if len(moves) == 1 or len(s.prefix) > nb.NFORCE - 2:  # nothing to choose, or a step too long to replay
             return moves[0]
@@ -501,18 +508,25 @@ class Lookahead(PythonPolicy):
         var = max(differ[best] / r2 - gain * gain, 0.0) / max(r2 - 1, 1)
         return moves[best] if gain > 0 and gain > self.z * var ** 0.5 else moves[0]
 
-    @staticmethod
-    def moves_of(d: Decision, s: RoundState) -> list[tuple[int, int, int]]:
-        """The candidate moves, greedy's first (it wins ties)."""
+    def moves_of(self, d: Decision, s: RoundState) -> list[tuple[int, int, int]]:
+        """The candidate moves, the default's first (it wins ties)."""
         moves = candidate_moves(d, s.ri) if d.kind == "play" else candidate_answers(d)
-        g = d.greedy()
+        g = self.default_answer(d)
         moves.sort(key=lambda m: m[0] != g)
         return moves
+
+    def default_answer(self, d: Decision) -> int:
+        """The answer the search must beat, played where it does not search: expert's, or greedy's with
+        expert_default=0."""
+        if self.expert_pp is None:
+            return d.greedy()
+        return int(heuristics_nb.expert_nb(E.DECISION_NAMES.index(d.kind), d.obs, self.expert_pp,
+                                           np.zeros(1, np.uint64)))
 
     def playout_wins(self, d: Decision, s: RoundState, rollouts: int | None = None,
                      moves: list[tuple[int, int, int]] | None = None
                      ) -> tuple[list[tuple[int, int, int]], list[int], list[int]]:
-        """The candidate moves (greedy's first), how many of ``rollouts`` playouts each won, and in how many
+        """The candidate moves (the default's first), how many of ``rollouts`` playouts each won, and in how many
         each ended otherwise than the first move on the same determinization."""
         moves = self.moves_of(d, s) if moves is None else moves
         rollouts = self.rollouts if rollouts is None else rollouts
