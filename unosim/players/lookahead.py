@@ -450,9 +450,9 @@ class Lookahead(PythonPolicy):
     ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0), "voids": (0, 1),
               "every_decision": (0, 1), "expert_rollouts": (0, 1), "expert_default": (0, 1)}
     uses_state = True
-    #: bumped whenever the play of a given parameter string changes (a stored cell of an older play is not
-    #: served for it, unosim.players.external.passed_classes): 1 the voids, ranks and every decision searched,
-    #: 2 expert's answer as the one to beat (expert_default=1)
+    #: the version of its play, bumped whenever the play of a given parameter string changes, so that a stored
+    #: cell of an older play is not served for it (unosim.players.external.passed_classes): 2 since expert's
+    #: answer is the one to beat (the voids and the search at every decision had changed it before, unkeyed)
     play_version = 2
 
     def __init__(self, **params: float) -> None:

@@ -63,6 +63,8 @@ def default_chunk(mode: str, games: int, threads: int, backend=None) -> int:
     if backend is None:
         return default_batch(mode, games, threads)
     return default_batch(mode, games, backend.parallelism, scale=backend.chunk_scale)
+
+
 # per-round counters after the standard columns, in kernel order (res[RES_CHALLENGES:])
 EXTRA_COLUMNS = ("challenges", "max_stack", "swaps", "jump_ins", "uno_caught", "flips", "loser")
 
