@@ -196,8 +196,12 @@ class Decision:
 
     def greedy(self) -> int:
         """greedy's answer to this decision (the default of every method)."""
-        return int(greedy_obs_nb(E.DECISION_NAMES.index(self.kind), self.obs, np.zeros(E.NPP),
-                                 np.zeros(1, np.uint64)))
+        return self.answer_of(greedy_obs_nb, np.zeros(E.NPP))
+
+    def answer_of(self, policy, params: np.ndarray) -> int:
+        """The answer of a compiled policy function ``policy(kind, obs, params, rng)`` (unosim.players.policy_api)
+        with parameters ``params`` to this decision."""
+        return int(policy(E.DECISION_NAMES.index(self.kind), self.obs, params, np.zeros(1, np.uint64)))
 
 
 class PythonPolicy:

@@ -136,8 +136,9 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
     keeps its multiset of visible backs; on a one-sided deck each hand first gets the cards this seat knows
     it holds, ``known[s * NKINDS + kind]``, then no card of a colour it showed it lacks nor a coloured card of
     the rank it showed it lacks, ``voids`` = (enums.OBS_VOIDS, enums.OBS_RANK_VOIDS), while the unseen cards
-    allow) and the draw pile.  Returns False when the cards do not add up.  ``seen``: what the seat's view holds, (hand0, hlen0, pile_n, disc0, disc_n,
-    known, voids); ``scratch``: (mark, unseen, backs), card-, card- and kind-sized."""
+    allow) and the draw pile.  Returns False when the cards do not add up.  ``seen``: what the seat's view
+    holds, (hand0, hlen0, pile_n, disc0, disc_n, known, voids); ``scratch``: (mark, unseen, backs), card-,
+    card- and kind-sized."""
     hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
     mark, unseen, backs = scratch
     k = _unseen_nb(seat, hand0, hlen0, disc0, disc_n, mark, unseen)
@@ -518,10 +519,7 @@ class Lookahead(PythonPolicy):
     def default_answer(self, d: Decision) -> int:
         """The answer the search must beat, played where it does not search: expert's, or greedy's with
         expert_default=0."""
-        if self.expert_pp is None:
-            return d.greedy()
-        return int(heuristics_nb.expert_nb(E.DECISION_NAMES.index(d.kind), d.obs, self.expert_pp,
-                                           np.zeros(1, np.uint64)))
+        return d.greedy() if self.expert_pp is None else d.answer_of(heuristics_nb.expert_nb, self.expert_pp)
 
     def playout_wins(self, d: Decision, s: RoundState, rollouts: int | None = None,
                      moves: list[tuple[int, int, int]] | None = None
