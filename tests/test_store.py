@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -113,6 +114,19 @@ def test_cell_key_covers_the_play_version_of_a_built_in_python_policy(monkeypatc
     monkeypatch.setattr(Lookahead, "play_version", Lookahead.play_version + 1)
     again = make_cell(policies="lookahead(rollouts=8),random", players=2)
     assert again.key != searched.key and make_cell(policies="random").key == plain.key
+
+
+def test_cell_key_covers_the_play_version_of_a_built_in_heuristic(monkeypatch):
+    """A built-in heuristic whose play changed (heuristics_nb.PLAY_VERSIONS: the expert's) keys its cells anew;
+    the other heuristics keep their keys."""
+    from unosim.players.policies import POLICIES
+
+    expert = make_cell(policies="expert,random", players=2)
+    plain = make_cell(policies="hold_wilds,random", players=2)
+    assert [name for name, _ in expert.policy_classes] == ["expert"] and "policy_classes" not in plain.identity()
+    monkeypatch.setitem(POLICIES, "expert", replace(POLICIES["expert"], play_version=POLICIES["expert"].play_version + 1))
+    assert make_cell(policies="expert,random", players=2).key != expert.key
+    assert make_cell(policies="hold_wilds,random", players=2).key == plain.key
 
 
 def test_toml_deck_keyed_by_content(tmp_path):

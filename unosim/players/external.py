@@ -271,16 +271,18 @@ def class_sha256(cls: type) -> str:
 
 def passed_classes(names: list[str]) -> list[tuple[str, str]]:
     """(name, content hash) of each plain-Python policy class among ``names`` that was passed as an
-    object (a class of a policy file counts through the file's hash), and of each built-in class whose play
-    has changed since the store began (``play_version`` N > 0: the hash of its name and N), so that a stored
-    cell of an older play is not served for it."""
+    object (a class of a policy file counts through the file's hash), and of each built-in, class or
+    heuristic, whose play has changed since the store began (``play_version`` N > 0: the hash of its name
+    and N), so that a stored cell of an older play is not served for it."""
     out = {}
     for name in names:
         cls, source = _CLASSES.get(name, (None, ""))
+        info = POLICIES.get(name)
+        version = getattr(cls, "play_version", 0) if cls is not None else getattr(info, "play_version", 0)
         if cls is not None and source.startswith("python:"):
             out[name] = class_sha256(cls)
-        elif cls is not None and getattr(cls, "play_version", 0):
-            out[name] = hashlib.sha256(f"unosim built-in {name} play version {cls.play_version}".encode()).hexdigest()
+        elif version:
+            out[name] = hashlib.sha256(f"unosim built-in {name} play version {version}".encode()).hexdigest()
     return sorted(out.items())
 
 

@@ -453,8 +453,9 @@ class Lookahead(PythonPolicy):
     uses_state = True
     #: the version of its play, bumped whenever the play of a given parameter string changes, so that a stored
     #: cell of an older play is not served for it (unosim.players.external.passed_classes): 2 since expert's
-    #: answer is the one to beat (the voids and the search at every decision had changed it before, unkeyed)
-    play_version = 2
+    #: answer is the one to beat (the voids and the search at every decision had changed it before, unkeyed),
+    #: 3 since the expert's play changed (heuristics_nb.PLAY_VERSIONS)
+    play_version = 3
 
     def __init__(self, **params: float) -> None:
         super().__init__(**params)

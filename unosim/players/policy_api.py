@@ -110,6 +110,7 @@ from ..core import heuristics_nb, nb  # noqa: F401  (lookahead registers the loo
 from ..core.enums import *  # noqa: F403  (the interface constants: D_*, OBS_*, colours, ranks)
 from ..core.heuristics_nb import (  # noqa: F401
     HEURISTICS,
+    PLAY_VERSIONS,
     POLICY_SIG,
     WHERE,
     greedy_obs_nb,
@@ -166,7 +167,8 @@ def _register_heuristics() -> None:
             name, E.POL_SLOT + i, doc + f" Source: {WHERE[name]}.",
             params={k: j for j, k in enumerate(params)},
             defaults={k: v[0] for k, v in params.items()},
-            ranges={k: (v[1], v[2]) for k, v in params.items()}))
+            ranges={k: (v[1], v[2]) for k, v in params.items()},
+            play_version=PLAY_VERSIONS.get(name, 0)))
 
 
 _register_heuristics()
