@@ -303,8 +303,9 @@ def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None
     for i in range(60):
         g = play(players=n, seed=i, policies=policy.split(","), rules=rules)
         row = rec.iloc[i]
-        assert (row["winner"], row["turns"], row["winner_points"], row["cards_drawn"], row["reshuffles"]) == (
-            g.winner, g.turns, g.points, g.res["cards_drawn"], g.res["reshuffles"]), (rules, policy, i)
+        assert (row["winner"], row["turns"], row["winner_points"], row["cards_drawn"], row["reshuffles"],
+                row["swaps"]) == (g.winner, g.turns, g.points, g.res["cards_drawn"], g.res["reshuffles"],
+                                  g.res["swaps"]), (rules, policy, i)
         assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
 
 
