@@ -291,6 +291,8 @@ FAST_RULES = [
 @pytest.mark.parametrize("rules", FAST_RULES)
 @pytest.mark.parametrize(("n", "policy"), [(2, "random"), (4, "greedy"), (5, "random,greedy,greedy,random,greedy"),
                                            (4, "random(bluff=0.3),greedy(bluff=0.5),random,greedy"),
+                                           # seats that challenge: their Wild Draw Fours stay in the full loop
+                                           (4, "random(challenge=0.4),greedy,random(bluff=0.3),greedy(challenge=1)"),
                                            # policies of the slot, which read the observation, beside built-ins
                                            (4, "hold_wilds,random,color_majority,greedy"),
                                            (3, "bluffer,card_counter,challenger(threshold=0.2)"),

@@ -1267,7 +1267,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     of ``random``, ``greedy`` and the policies of the slot (heuristics, the user's numba policies) exactly
     as the big loop would, with the same decisions asked in the same order and the same random numbers:
     a number card (and the swap or pass of hands of a 7, 0 or 5 under the swap rules, in a call:
-    _swap_builtin for random and greedy while nobody observes, else _fast_swap), a plain wild, a coloured Skip, Reverse, Draw card or Skip Everyone, a draw (and the
+    _swap_builtin for random and greedy while nobody observes, else _fast_swap), a plain wild, a Wild Draw
+    Four where no attack may be answered, nobody observes and its victim, random or greedy, never challenges, a coloured Skip, Reverse, Draw card or Skip Everyone, a draw (and the
     drawn card, or a pass).  The victim of a Skip or Draw card simply draws and loses the turn.  Where
     attacks may be answered (stacking, deflecting, bouncing: the response-window switches in ``fflags``),
     that holds while the victim's hand holds none of the cards that may answer it (_may_answer): nobody
@@ -1303,6 +1304,9 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
     swaps = (fflags & FAST_SWAPS) != 0
+    # a Wild Draw Four with no response window and nobody observing: laid here when its victim, random or
+    # greedy, never challenges (challenge probability 0: the big loop would ask and draw no random number)
+    quiet_wd4 = fflags < FAST_RESP_MIN and not obs_on
     # the 7s and 0s of random and greedy seats, nobody observing, swapped in a lean call (_swap_builtin)
     lean_swaps = swaps and not obs_on and R[R_ROUND_N_ROUND] == 0 and (R[R_SWAP_FIVE] == 0 or R[R_SWAP5_WHOLE] != 0)
     # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
@@ -1344,6 +1348,10 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         left = hlen[p] - 1
         if col == BLACK:
             simple = rk == WILD
+            if rk == WD4 and quiet_wd4:
+                # a Wild Draw Four nobody may answer or challenge: its victim simply draws and loses the turn
+                v = _nxt(p, d, n, active)
+                simple = pol[v] <= POL_GREEDY and (R[R_CHALLENGE] == 0 or pp[v, PP_CHALLENGE] <= 0.0)
         else:
             simple = rk <= 9 or rk == SKIP or rk == REVERSE or rk == SKIP_ALL or _DRAW_N[rk] > 0
             if simple and rk > 9 and fflags >= FAST_RESP_MIN and (_DRAW_N[rk] > 0 or skip_answerable):
@@ -1359,6 +1367,11 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             _count_play(obs, c, 1, side, st, fcol, frank)
             obs[_seen_at(obs, fcol.shape[1]) + c] = 0
         if col == BLACK:
+            if rk == WD4:
+                # what the big loop's _attack_laid keeps of it (the colour before it, whether it broke the
+                # restriction), before the colour changes
+                st[ST_PEND_GUILTY] = _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
+                st[ST_PEND_PREV_COLOR] = cur
             if color_rotation:
                 cur = _ROT_CW[cur] if d == 1 else _ROT_CCW[cur]
             else:
@@ -1369,7 +1382,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             continue  # Skip Everyone: the player goes again
         if rk == REVERSE and not rev_skips:
             d = -d
-        elif rk > 9 and col != BLACK:
+        elif rk > 9 and (col != BLACK or rk == WD4):
             # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a Draw card)
             p = _nxt(p, d, n, active)
             if _DRAW_N[rk] > 0:
