@@ -1304,8 +1304,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
     swaps = (fflags & FAST_SWAPS) != 0
-    # a Wild Draw Four (UNO Flip: Wild Draw Two) with no response window and nobody observing: laid here when
-    # its victim, random or greedy, never challenges (challenge probability 0: the big loop would ask and draw no random number)
+    # a wild draw card (Wild Draw Four; UNO Flip: Wild Draw Two, Wild Draw Colour) with no response window and
+    # nobody observing: laid here when its victim, random or greedy, never challenges (challenge probability 0: the big loop would ask and draw no random number)
     quiet_wd4 = fflags < FAST_RESP_MIN and not obs_on
     # the 7s and 0s of random and greedy seats, nobody observing, swapped in a lean call (_swap_builtin)
     lean_swaps = swaps and not obs_on and R[R_ROUND_N_ROUND] == 0 and (R[R_SWAP_FIVE] == 0 or R[R_SWAP5_WHOLE] != 0)
@@ -1348,8 +1348,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         left = hlen[p] - 1
         if col == BLACK:
             simple = rk == WILD
-            if (rk == WD4 or rk == WILD_DRAW2) and quiet_wd4:
-                # a Wild Draw Four (Two) nobody may answer or challenge: its victim simply draws and loses the turn
+            if _IS_WDRAW[rk] and quiet_wd4:
+                # a wild draw card nobody may answer or challenge: its victim simply draws and loses the turn
                 v = _nxt(p, d, n, active)
                 simple = pol[v] <= POL_GREEDY and (R[R_CHALLENGE] == 0 or pp[v, PP_CHALLENGE] <= 0.0)
         else:
@@ -1367,7 +1367,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             _count_play(obs, c, 1, side, st, fcol, frank)
             obs[_seen_at(obs, fcol.shape[1]) + c] = 0
         if col == BLACK:
-            if rk == WD4 or rk == WILD_DRAW2:
+            if _IS_WDRAW[rk]:
                 # what the big loop's _attack_laid keeps of it (the colour before it, whether it broke the
                 # restriction), before the colour changes
                 st[ST_PEND_GUILTY] = _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
@@ -1382,10 +1382,13 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             continue  # Skip Everyone: the player goes again
         if rk == REVERSE and not rev_skips:
             d = -d
-        elif rk > 9 and (col != BLACK or rk == WD4 or rk == WILD_DRAW2):
-            # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a Draw card)
+        elif rk > 9 and (col != BLACK or _IS_WDRAW[rk]):
+            # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a draw card)
             p = _nxt(p, d, n, active)
-            if _DRAW_N[rk] > 0:
+            if rk == WILD_DRAW_COLOR:
+                draw_until_color_nb(p, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
+                attacked = True
+            elif _DRAW_N[rk] > 0:
                 _give_cards(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
                 attacked = True
         elif swaps and rk <= 9 and _swap_card(rk, R):
