@@ -277,7 +277,7 @@ FAST_RULES = [
     "official+set(deflect_skip=true, deflect_draw_two=true, deflect_wd4=true)",
     "official+set(reverse_bounce=true)",
     "official+set(reverse_bounce=true, reverse_bounce_scope=draw_two_only, reverse_bounce_rebounce=true)",
-    # the swaps and passes of hands, carried out in the fast turns (nb._fast_swap)
+    # the swaps and passes of hands, carried out in the fast turns (nb._swap_builtin, nb._fast_swap)
     "seven_zero",
     "seven_zero+set(zero_pass_direction=left, seven_swap_mandatory=false)",
     "official+set(zero_swap_any=true, swap_on_five=true)",
@@ -431,13 +431,15 @@ def _answer_mask_misses(fcol, frank, cmask, pend_kinds):
 def test_answer_mask_covers_every_answer(deck: str) -> None:
     """The fast turns resolve an attack at once when the victim's hand meets none of nb._answer_mask's bits;
     that is exact only if every card _response_priority lets answer has one of them (a superset).  Checked
-    for every response-window switch, restriction, colour, side and card, for each coloured draw card and a
-    Skip (a Reverse that skips with two players too)."""
+    for every response-window switch, restriction, colour, side and card, for each coloured and wild draw card
+    and a Skip (a Reverse that skips with two players too)."""
     from unosim.ruleset.decks import get_deck
     dk = get_deck(deck)
     fcol, frank = dk.face_color.astype(np.int64), dk.face_rank.astype(np.int64)
     draws = {int(r) for r in frank[fcol != E.BLACK] if nb._DRAW_N[r] > 0}
-    pend_kinds = np.array([(r, r) for r in sorted(draws)] + [(E.SKIP, E.SKIP), (E.SKIP, E.REVERSE)], np.int64)
+    wild_draws = {int(r) for r in frank[fcol == E.BLACK] if nb._IS_WDRAW[r]}
+    pend_kinds = np.array([(r, r) for r in sorted(draws | wild_draws)] + [(E.SKIP, E.SKIP), (E.SKIP, E.REVERSE)],
+                          np.int64)
     miss = _answer_mask_misses(fcol, frank, nb.new_card_masks_nb(fcol, frank), pend_kinds)
     assert miss == (-1,) * 6, f"resp, pend, top rank, colour, side, card of a missed answer: {miss}"
 

@@ -1025,6 +1025,10 @@ CM_BLACK = 1 << BLACK
 CM_WDRAW = 1 << (BLACK + 1)
 CM_RANK0 = 8
 CM_ACTIONS = ((1 << (NRANKS - 10)) - 1) << (CM_RANK0 + 10)  # the coloured symbols above 9
+CM_COLORED_DRAWS = 0  # the coloured draw cards (Draw Two; Flip's Draw One, Draw Five; Harry Potter's Draw Three)
+for _r in range(NRANKS):
+    if _DRAW_N[_r] > 0 and not _BLACK_RANK[_r]:
+        CM_COLORED_DRAWS |= 1 << (CM_RANK0 + _r)
 
 
 @njit(cache=True, _nrt=False)
@@ -1163,6 +1167,15 @@ def _answer_mask(pend_kind, top_rank, resp):
             m |= 1 << (CM_RANK0 + SKIP)
         if (resp & 384) == 384:
             m |= 1 << (CM_RANK0 + REVERSE)
+    elif _IS_WDRAW[pend_kind]:
+        # a wild draw card: a coloured draw card stacked on it (stack_mixed) or deflecting it (deflect_wd4), a
+        # wild draw card stacked on it, a bounce with a Reverse (bouncing any action)
+        if (resp & 9) == 9 or resp & 64:
+            m |= CM_COLORED_DRAWS
+        if (resp & 5) == 5:
+            m |= CM_WDRAW
+        if (resp & 384) == 384:
+            m |= 1 << (CM_RANK0 + REVERSE)
     else:
         if (resp & 3) == 3 or resp & 32:
             m |= 1 << (CM_RANK0 + pend_kind)
@@ -1177,11 +1190,11 @@ def _answer_mask(pend_kind, top_rank, resp):
 
 @njit(cache=True, _nrt=False)
 def _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask):
-    """Whether seat v, the victim of a coloured card of rank ``rk`` just laid by the fast turns, holds a card
-    that may answer the attack it leaves pending (a draw card; a Skip, or a Reverse that skips with two
-    players, ``rev_skips``), under the response-window switches in ``fflags`` (FAST_RESP_SHIFT).  One OR
+    """Whether seat v, the victim of a card of rank ``rk`` (coloured, or a wild draw card) just laid by the fast
+    turns, holds a card that may answer the attack it leaves pending (a draw card; a Skip, or a Reverse that
+    skips with two players, ``rev_skips``), under the response-window switches in ``fflags`` (FAST_RESP_SHIFT).  One OR
     of the hand's card masks against _answer_mask.  A call of its own keeps the fast turns' loop small."""
-    pend = rk if _DRAW_N[rk] > 0 else (SKIP if rk == SKIP or (rk == REVERSE and rev_skips) else -1)
+    pend = rk if (_DRAW_N[rk] > 0 or _IS_WDRAW[rk]) else (SKIP if rk == SKIP or (rk == REVERSE and rev_skips) else -1)
     if pend < 0:
         return False
     resp = (fflags >> FAST_RESP_SHIFT) & 2047
@@ -1304,9 +1317,9 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
     swaps = (fflags & FAST_SWAPS) != 0
-    # a wild draw card (Wild Draw Four; UNO Flip: Wild Draw Two, Wild Draw Colour) with no response window and
-    # nobody observing: laid here when its victim, random or greedy, never challenges (challenge probability 0: the big loop would ask and draw no random number)
-    quiet_wd4 = fflags < FAST_RESP_MIN and not obs_on
+    # a wild draw card (Wild Draw Four; UNO Flip: Wild Draw Two, Wild Draw Colour), nobody observing: laid here
+    # when its victim, random or greedy, never challenges and holds nothing that may answer it (_may_answer) (challenge probability 0: the big loop would ask and draw no random number)
+    quiet_wd4 = not obs_on
     # the 7s and 0s of random and greedy seats, nobody observing, swapped in a lean call (_swap_builtin)
     lean_swaps = swaps and not obs_on and R[R_ROUND_N_ROUND] == 0 and (R[R_SWAP_FIVE] == 0 or R[R_SWAP5_WHOLE] != 0)
     # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
@@ -1351,7 +1364,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             if _IS_WDRAW[rk] and quiet_wd4:
                 # a wild draw card nobody may answer or challenge: its victim simply draws and loses the turn
                 v = _nxt(p, d, n, active)
-                simple = pol[v] <= POL_GREEDY and (R[R_CHALLENGE] == 0 or pp[v, PP_CHALLENGE] <= 0.0)
+                simple = pol[v] <= POL_GREEDY and (R[R_CHALLENGE] == 0 or pp[v, PP_CHALLENGE] <= 0.0) and \
+                    (fflags < FAST_RESP_MIN or not _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask))
         else:
             simple = rk <= 9 or rk == SKIP or rk == REVERSE or rk == SKIP_ALL or _DRAW_N[rk] > 0
             if simple and rk > 9 and fflags >= FAST_RESP_MIN and (_DRAW_N[rk] > 0 or skip_answerable):
