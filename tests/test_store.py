@@ -124,7 +124,8 @@ def test_cell_key_covers_the_play_version_of_a_built_in_heuristic(monkeypatch):
     expert = make_cell(policies="expert,random", players=2)
     plain = make_cell(policies="hold_wilds,random", players=2)
     assert [name for name, _ in expert.policy_classes] == ["expert"] and "policy_classes" not in plain.identity()
-    monkeypatch.setitem(POLICIES, "expert", replace(POLICIES["expert"], play_version=POLICIES["expert"].play_version + 1))
+    bumped = replace(POLICIES["expert"], play_version=POLICIES["expert"].play_version + 1)
+    monkeypatch.setitem(POLICIES, "expert", bumped)
     assert make_cell(policies="expert,random", players=2).key != expert.key
     assert make_cell(policies="hold_wilds,random", players=2).key == plain.key
 

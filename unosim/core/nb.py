@@ -100,7 +100,7 @@ FAST_UNO_QUIET = 128
 FAST_REV_SKIPS = 256
 FAST_OBS = 512          # a seat reads the observation: keep its header, played-card counts and seen bits
 FAST_VOLUNTARY = 1024   # voluntary_draw: a player holding a legal card may draw instead
-FAST_SWAPS = 2048       # some number card swaps or passes hands (R_SWAPS): _swap_builtin / _fast_swap carry it out
+FAST_SWAPS = 2048       # some number card swaps or passes hands (R_SWAPS): _swap_builtin, _fast_swap
 FAST_RESP_SHIFT = 12    # bits 12-22: the response-window switches (resp_flags, see _response_priority)
 FAST_RESP_MIN = 1 << FAST_RESP_SHIFT  # fflags >= FAST_RESP_MIN: some attack may be answered
 
@@ -1192,8 +1192,9 @@ def _answer_mask(pend_kind, top_rank, resp):
 def _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask):
     """Whether seat v, the victim of a card of rank ``rk`` (coloured, or a wild draw card) just laid by the fast
     turns, holds a card that may answer the attack it leaves pending (a draw card; a Skip, or a Reverse that
-    skips with two players, ``rev_skips``), under the response-window switches in ``fflags`` (FAST_RESP_SHIFT).  One OR
-    of the hand's card masks against _answer_mask.  A call of its own keeps the fast turns' loop small."""
+    skips with two players, ``rev_skips``), under the response-window switches in ``fflags``
+    (FAST_RESP_SHIFT).  One OR of the hand's card masks against _answer_mask.  A call of its own keeps the
+    fast turns' loop small."""
     pend = rk if (_DRAW_N[rk] > 0 or _IS_WDRAW[rk]) else (SKIP if rk == SKIP or (rk == REVERSE and rev_skips) else -1)
     if pend < 0:
         return False
@@ -1280,27 +1281,27 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     of ``random``, ``greedy`` and the policies of the slot (heuristics, the user's numba policies) exactly
     as the big loop would, with the same decisions asked in the same order and the same random numbers:
     a number card (and the swap or pass of hands of a 7, 0 or 5 under the swap rules, in a call:
-    _swap_builtin for random and greedy while nobody observes, else _fast_swap), a plain wild, a Wild Draw
-    Four where no attack may be answered, nobody observes and its victim, random or greedy, never challenges, a coloured Skip, Reverse, Draw card or Skip Everyone, a draw (and the
-    drawn card, or a pass).  The victim of a Skip or Draw card simply draws and loses the turn.  Where
-    attacks may be answered (stacking, deflecting, bouncing: the response-window switches in ``fflags``),
-    that holds while the victim's hand holds none of the cards that may answer it (_may_answer): nobody
-    is asked then.  Otherwise the card goes back to the big loop, which lays it and opens the response
-    window.  Leaving this function costs far more than a turn in it (measured: handing every Draw Two
-    back made official rounds 25% slower, and handing back the 7s and 0s made seven_zero slower than the
-    big loop alone, which is why they are carried out here).  Every card must leave its player at least one card
-    (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the observation (FAST_OBS), it
-    keeps what the big loop keeps for it: the header before a slot seat's play decision (``prev_color``:
-    the colour before the last Wild Draw Four, which only the big loop lays), the played-card counts and
-    the per-card seen bits.
+    _swap_builtin for random and greedy while nobody observes, else _fast_swap), a plain wild, a wild draw
+    card whose victim, random or greedy, never challenges (while nobody observes), a coloured Skip, Reverse,
+    Draw card or Skip Everyone, a draw (and the drawn card, or a pass).  The victim of a Skip or Draw card
+    simply draws and loses the turn.  Where attacks may be answered (stacking, deflecting, bouncing: the
+    response-window switches in ``fflags``), that holds while the victim's hand holds none of the cards that
+    may answer it (_may_answer): nobody is asked then.  Otherwise the card goes back to the big loop, which
+    lays it and opens the response window.  Leaving this function costs far more than a turn in it (measured:
+    handing every Draw Two back made official rounds 25% slower, and handing back the 7s and 0s made
+    seven_zero slower than the big loop alone, which is why they are carried out here).  Every card must leave
+    its player at least one card (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the
+    observation (FAST_OBS), it keeps what the big loop keeps for it: the header before a slot seat's play
+    decision (``prev_color``: the colour before the last Wild Draw Four, which only the big loop lays while a seat observes), the
+    played-card counts and the per-card seen bits.
 
-    Returns (p, d, cur, turns, play_i, play_c, attacked).  play_c >= 0: seat p's turn chose the card at
-    hand index play_i, which the big loop lays with its full play block (and counts the turn).
-    play_c = -1: the turn cap is reached, a policy erred (st[ST_ERR]), or seat p is scripted, a
-    plain-Python seat or a rollout's forced seat; the big loop takes over at the top of a turn.
-    attacked: a Draw card hit somebody (res[RES_STACK_MAX] is at least 1).
-    ``fflags``: the rule switches it reads: FAST_* bits and the response-window switches
-    (FAST_RESP_SHIFT).  ``g``: the round (see play_round_nb); its ``lg`` is the legality scan's scratch.
+    Returns (p, d, cur, turns, play_i, play_c, attacked). play_c >= 0: seat p's turn chose the card at hand
+    index play_i, which the big loop lays with its full play block (and counts the turn). play_c = -1: the
+    turn cap is reached, a policy erred (st[ST_ERR]), or seat p is scripted, a plain-Python seat or a
+    rollout's forced seat; the big loop takes over at the top of a turn. attacked: a Draw card hit somebody
+    (res[RES_STACK_MAX] is at least 1). ``fflags``: the rule switches it reads: FAST_* bits and the response-
+    window switches (FAST_RESP_SHIFT). ``g``: the round (see play_round_nb); its ``lg`` is the legality scan's
+    scratch.
     """
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
@@ -1318,8 +1319,9 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     voluntary = (fflags & FAST_VOLUNTARY) != 0
     swaps = (fflags & FAST_SWAPS) != 0
     # a wild draw card (Wild Draw Four; UNO Flip: Wild Draw Two, Wild Draw Colour), nobody observing: laid here
-    # when its victim, random or greedy, never challenges and holds nothing that may answer it (_may_answer) (challenge probability 0: the big loop would ask and draw no random number)
-    quiet_wd4 = not obs_on
+    # when its victim, random or greedy, never challenges (probability 0: the big loop would ask and draw no
+    # random number) and holds nothing that may answer it (_may_answer)
+    quiet_wild_draws = not obs_on
     # the 7s and 0s of random and greedy seats, nobody observing, swapped in a lean call (_swap_builtin)
     lean_swaps = swaps and not obs_on and R[R_ROUND_N_ROUND] == 0 and (R[R_SWAP_FIVE] == 0 or R[R_SWAP5_WHOLE] != 0)
     # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
@@ -1361,7 +1363,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         left = hlen[p] - 1
         if col == BLACK:
             simple = rk == WILD
-            if _IS_WDRAW[rk] and quiet_wd4:
+            if _IS_WDRAW[rk] and quiet_wild_draws:
                 # a wild draw card nobody may answer or challenge: its victim simply draws and loses the turn
                 v = _nxt(p, d, n, active)
                 simple = pol[v] <= POL_GREEDY and (R[R_CHALLENGE] == 0 or pp[v, PP_CHALLENGE] <= 0.0) and \
