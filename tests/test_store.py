@@ -105,13 +105,16 @@ def test_cell_key_covers_the_play_version_of_a_built_in_python_policy(monkeypatc
     """A built-in plain-Python policy whose play changed (Lookahead.play_version) keys its cells anew, so a stored
     cell of its older play is not served; cells without it keep their keys."""
     from unosim.players.lookahead import Lookahead
+    from unosim.players.policies import POLICIES
 
     plain = make_cell(policies="random")
     searched = make_cell(policies="lookahead(rollouts=8),random", players=2)
     assert "policy_classes" not in plain.identity()
     assert [name for name, _ in searched.policy_classes] == ["lookahead"]
     assert Cell.from_dict(searched.to_dict()) == searched
-    monkeypatch.setattr(Lookahead, "play_version", Lookahead.play_version + 1)
+    assert POLICIES["lookahead"].play_version == Lookahead.play_version > 0  # registered from the class
+    bumped = replace(POLICIES["lookahead"], play_version=Lookahead.play_version + 1)
+    monkeypatch.setitem(POLICIES, "lookahead", bumped)
     again = make_cell(policies="lookahead(rollouts=8),random", players=2)
     assert again.key != searched.key and make_cell(policies="random").key == plain.key
 

@@ -383,8 +383,9 @@ def expert_play_score(obs, k, nxt, params):
         for c2 in range(NCOLORS):
             if c2 != col:
                 sc -= params[8] * obs[OBS_HAND + c2 * NRANKS + r]
-    free_turn = takes_turn(obs, r) and two
-    if takes_turn(obs, r) and close:
+    attack = takes_turn(obs, r)
+    free_turn = attack and two
+    if attack and close:
         sc += 60.0 + 10.0 * _DRAW_N[r]
     elif free_turn:
         sc += params[9]

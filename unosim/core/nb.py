@@ -1229,18 +1229,13 @@ def _swap_builtin(n, actor, greedy, rk, d, hand, hlen, tmp, active, st, rng, R):
     random numbers, the same hands and voids after.  It takes only the arrays it needs: _fast_swap's call
     with the round's 22 arrays cost about 90 ns before the swap began (measured: an empty _fast_swap made
     seven_zero 0.90x official, a call with two arguments 1.00x)."""
-    if rk == 0 and R[R_SEVEN_ZERO] != 0:
+    what, optional, whole = _swap_rule(rk, R)  # whole: lean_swaps leaves the one-card exchange to _fast_swap
+    if what == SWAP_PASS:
         _rotate_hands(n, 1 if R[R_ZERO_LEFT] else d, active, hand, hlen, tmp)  # _pass_hands
         for s in range(n):
             st[ST_VOID + s] = 0
         return True
-    if rk == 7 and R[R_SEVEN_ZERO] != 0:
-        optional = R[R_SEVEN_MANDATORY] == 0
-    elif rk == 0 and R[R_ZERO_SWAP_ANY] != 0:
-        optional = True
-    elif rk == 5 and R[R_SWAP_FIVE] != 0:
-        optional = R[R_SWAP5_OPTIONAL] != 0
-    else:
+    if what == SWAP_NONE:
         return False
     m = 0
     for s in range(n):
@@ -1318,10 +1313,6 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
     swaps = (fflags & FAST_SWAPS) != 0
-    # a wild draw card (Wild Draw Four; UNO Flip: Wild Draw Two, Wild Draw Colour), nobody observing: laid here
-    # when its victim, random or greedy, never challenges (probability 0: the big loop would ask and draw no
-    # random number) and holds nothing that may answer it (_may_answer)
-    quiet_wild_draws = not obs_on
     # the 7s and 0s of random and greedy seats, nobody observing, swapped in a lean call (_swap_builtin)
     lean_swaps = swaps and not obs_on and R[R_ROUND_N_ROUND] == 0 and (R[R_SWAP_FIVE] == 0 or R[R_SWAP5_WHOLE] != 0)
     # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
@@ -1363,8 +1354,11 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         left = hlen[p] - 1
         if col == BLACK:
             simple = rk == WILD
-            if _IS_WDRAW[rk] and quiet_wild_draws:
-                # a wild draw card nobody may answer or challenge: its victim simply draws and loses the turn
+            if _IS_WDRAW[rk] and not obs_on:
+                # a wild draw card (Wild Draw Four; UNO Flip: Wild Draw Two, Wild Draw Colour) while nobody
+                # observes, when its victim, random or greedy, never challenges (probability 0: the big loop
+                # would ask and draw no random number) and holds nothing that may answer it (_may_answer): the
+                # victim simply draws and loses the turn
                 v = _nxt(p, d, n, active)
                 simple = pol[v] <= POL_GREEDY and (R[R_CHALLENGE] == 0 or pp[v, PP_CHALLENGE] <= 0.0) and \
                     (fflags < FAST_RESP_MIN or not _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask))
@@ -2063,6 +2057,26 @@ def _pass_hands(n, actor, play_c, g):
                 give_cards_nb(s, R[R_UNO_PEN], hand, hlen, pile, disc, st, rng, log, EV_PENALTY, fcol, frank)
 
 
+SWAP_NONE = 0   # _swap_rule: the card swaps nothing
+SWAP_PASS = 1   # every hand passes to the next seat (a 0 under seven_zero or Round-n-Round)
+SWAP_SEAT = 2   # the player swaps with a seat it picks
+
+
+@njit(cache=True, _nrt=False)
+def _swap_rule(rk, R):
+    """What a number card of rank rk does under the swap rules (docs/rules.md 4.3-4.5, 4.18): (SWAP_*, whether
+    the swap may go to nobody, whether whole hands change places)."""
+    if rk == 0 and (R[R_SEVEN_ZERO] or R[R_ROUND_N_ROUND]):
+        return SWAP_PASS, False, True
+    if rk == 7 and R[R_SEVEN_ZERO]:
+        return SWAP_SEAT, R[R_SEVEN_MANDATORY] == 0, True
+    if rk == 0 and R[R_ZERO_SWAP_ANY]:
+        return SWAP_SEAT, True, True
+    if rk == 5 and R[R_SWAP_FIVE]:
+        return SWAP_SEAT, R[R_SWAP5_OPTIONAL] != 0, R[R_SWAP5_WHOLE] != 0
+    return SWAP_NONE, False, False
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _swap_with(n, actor, rk, play_c, g):
     """A number card that swaps (docs/rules.md 4.3-4.5): a 7 under seven_zero, a 0 under zero_swap_any, a 5
@@ -2072,19 +2086,11 @@ def _swap_with(n, actor, rk, play_c, g):
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     dc = decision_ctx(g)
-    if rk == 0 and (R[R_SEVEN_ZERO] or R[R_ROUND_N_ROUND]):
+    what, optional, whole = _swap_rule(rk, R)
+    if what == SWAP_PASS:
         _pass_hands(n, actor, play_c, g)
         return
-    if rk == 7 and R[R_SEVEN_ZERO]:
-        optional = R[R_SEVEN_MANDATORY] == 0
-        whole = True
-    elif rk == 0 and R[R_ZERO_SWAP_ANY]:
-        optional = True
-        whole = True
-    elif rk == 5 and R[R_SWAP_FIVE]:
-        optional = R[R_SWAP5_OPTIONAL] != 0
-        whole = R[R_SWAP5_WHOLE] != 0
-    else:
+    if what == SWAP_NONE:
         return
     side = st[ST_SIDE]
     cur = st[ST_CUR]

@@ -240,7 +240,8 @@ def register_class(cls: type, source: str) -> str:
                                params={k: j for j, k in enumerate(params)},
                                defaults={k: float(v) for k, v in params.items()},
                                ranges={**{k: (-1e300, 1e300) for k in params}, **getattr(cls, "ranges", {})},
-                               source=source, cheat=bool(getattr(cls, "cheat", False))))
+                               source=source, cheat=bool(getattr(cls, "cheat", False)),
+                               play_version=int(getattr(cls, "play_version", 0))))
     _CLASSES[name] = (cls, source)
     return name
 
@@ -277,8 +278,7 @@ def passed_classes(names: list[str]) -> list[tuple[str, str]]:
     out = {}
     for name in names:
         cls, source = _CLASSES.get(name, (None, ""))
-        info = POLICIES.get(name)
-        version = getattr(cls, "play_version", 0) if cls is not None else getattr(info, "play_version", 0)
+        version = POLICIES[name].play_version if name in POLICIES else 0
         if cls is not None and source.startswith("python:"):
             out[name] = class_sha256(cls)
         elif version:

@@ -59,7 +59,7 @@ class PolicyInfo:
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # accepted [lo, hi]; [0, 1] if absent
     source: str = "built-in"  # or the policy file that defines it
     cheat: bool = False  # sees what no player at the table sees: played only where asked for by name
-    play_version: int = 0  # a built-in heuristic whose play changed since the store began: enters the cell key
+    play_version: int = 0  # a built-in whose play changed since the store began: enters the cell key
 
     def param_range(self, key: str) -> tuple[float, float]:
         return self.ranges.get(key, (0.0, 1.0))
