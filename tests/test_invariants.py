@@ -283,8 +283,15 @@ FAST_RULES = [
     "official+set(zero_swap_any=true, swap_on_five=true)",
     "official+set(swap_on_five=true, swap5_mode=whole_hand, swap5_optional=false)",
     "official+set(speed_round_n_round=true, uno_forget_prob=0.5)",
-    # rules without fast turns (Skip/Reverse variants): the same check
+    # jump-in: a card whose twin is held goes back to the big loop, which opens the window (nb._jumpable)
+    "jump_in",
+    "jump_in+set(jump_in_allow_wild=false, jump_in_allow_wd4=true, jump_in_draw_resolution=accumulate)",
+    "party",
+    "official+set(speed_exact_match=true)",
+    "official+set(speed_exact_match=true, speed_double_double=true, speed_exact_match_wilds=wild_and_wd4)",
+    # rules without fast turns (Skip/Reverse variants, double play): the same check
     "seven_zero+skip_extra_turn+reverse_single_turn",
+    "jump_in+double_play_jump_in",
 ]
 
 
@@ -306,8 +313,8 @@ def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None
         g = play(players=n, seed=i, policies=policy.split(","), rules=rules)
         row = rec.iloc[i]
         assert (row["winner"], row["turns"], row["winner_points"], row["cards_drawn"], row["reshuffles"],
-                row["swaps"]) == (g.winner, g.turns, g.points, g.res["cards_drawn"], g.res["reshuffles"],
-                                  g.res["swaps"]), (rules, policy, i)
+                row["swaps"], row["jump_ins"]) == (g.winner, g.turns, g.points, g.res["cards_drawn"],
+                                                   g.res["reshuffles"], g.res["swaps"], g.res["jump_ins"]), (rules, policy, i)
         assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
 
 

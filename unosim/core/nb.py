@@ -101,7 +101,8 @@ FAST_REV_SKIPS = 256
 FAST_OBS = 512          # a seat reads the observation: keep its header, played-card counts and seen bits
 FAST_VOLUNTARY = 1024   # voluntary_draw: a player holding a legal card may draw instead
 FAST_SWAPS = 2048       # some number card swaps or passes hands (R_SWAPS): _swap_builtin, _fast_swap
-FAST_RESP_SHIFT = 12    # bits 12-22: the response-window switches (resp_flags, see _response_priority)
+FAST_JUMP = 4096        # jump-in (R_JUMP_IN, no double play): keep the counts of the cards held (ST_HELD)
+FAST_RESP_SHIFT = 13    # bits 13-23: the response-window switches (resp_flags, see _response_priority)
 FAST_RESP_MIN = 1 << FAST_RESP_SHIFT  # fflags >= FAST_RESP_MIN: some attack may be answered
 
 # ---- per-round results (res) ------------------------------------------------------------------------
@@ -443,8 +444,8 @@ def give_cards_nb(p, k, hand, hlen, pile, disc, st, rng, log, ev, fcol, frank):
 
 @njit(cache=True, _nrt=False)
 def _give_cards(p, k, hand, hlen, pile, disc, st, rng, log, ev):
-    """give_cards_nb without counting the cards held: small enough for LLVM to inline (the fast turns,
-    which never run where the counts are kept, call it directly)."""
+    """give_cards_nb without counting the cards held: small enough for LLVM to inline (the fast turns call
+    it directly, and count the cards held themselves under jump-in)."""
     got = 0
     for _ in range(k):
         if draw_to_hand_nb(p, hand, hlen, pile, disc, st, rng, log) < 0:
@@ -990,9 +991,9 @@ def _response_rules(ri):
 
 @njit(cache=True, _nrt=False)
 def _fast_rules(R, RD):
-    """Whether the fast turns may play the common turns (_fast_turns_nb: no out-of-turn window, turn
-    penalty or Speed Uno rule, a Skip or Reverse with its plain effect), and the switches they read."""
-    R[R_FAST] = not (R[R_PENALTIES] or R[R_JUMP_RULES] or R[R_NO_WD4_OUT] or R[R_SKIP_EXTRA]
+    """Whether the fast turns may play the common turns (_fast_turns_nb: no double play, turn penalty or
+    Speed Uno rule, a Skip or Reverse with its plain effect), and the switches they read."""
+    R[R_FAST] = not (R[R_PENALTIES] or R[R_DOUBLE_JUMP] or R[R_NO_WD4_OUT] or R[R_SKIP_EXTRA]
                      or R[R_REV_SINGLE] or R[R_SPEED_NO_SKIP])
     R[R_FFLAGS] = (FAST_BY_SYMBOL if R[R_BY_SYMBOL] else 0) | (FAST_ANY_ACTION if R[R_ANY_ACTION] else 0) \
         | (FAST_BLUFF_OK if R[R_BLUFF_OK] else 0) | (FAST_DUP if R[R_DUP] else 0) \
@@ -1000,7 +1001,7 @@ def _fast_rules(R, RD):
         | (FAST_COLOR_ROTATION if R[R_COLOR_ROTATION] else 0) \
         | (FAST_UNO_QUIET if (RD[RD_P_FORGET] <= 0.0 and not R[R_UNO_CENTER]) else 0) \
         | (FAST_VOLUNTARY if R[R_VOLUNTARY] else 0) | (FAST_SWAPS if R[R_SWAPS] else 0) \
-        | (R[R_RESP] << FAST_RESP_SHIFT)
+        | (FAST_JUMP if R[R_JUMP_IN] else 0) | (R[R_RESP] << FAST_RESP_SHIFT)
 
 
 @njit(cache=True)
@@ -1146,6 +1147,15 @@ def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, dc):
 
 
 @njit(cache=True, _nrt=False)
+def _all_builtin(n, pol):
+    """Whether every seat plays ``random`` or ``greedy``."""
+    for s in range(n):
+        if pol[s] > POL_GREEDY:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def _fast_seat(pid):
     """Whether the fast turns play this policy's turns: the built-ins and the policies of the slot, not a
     scripted seat, a plain-Python seat (its answers are replayed) or a rollout's forced seat."""
@@ -1271,7 +1281,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     play_round_nb's big loop.
 
     play_round_nb calls it at a normal turn of a round where these turns need nothing else (see
-    ``fast`` there): no log or snapshot; no out-of-turn window, turn penalty or Speed Uno rule;
+    ``fast`` there): no log or snapshot; no double play, turn penalty or Speed Uno rule;
     a Skip or Reverse has its plain effect (no skip_extra_turn, reverse_single_turn).  It plays the turns
     of ``random``, ``greedy`` and the policies of the slot (heuristics, the user's numba policies) exactly
     as the big loop would, with the same decisions asked in the same order and the same random numbers:
@@ -1282,7 +1292,10 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     simply draws and loses the turn.  Where attacks may be answered (stacking, deflecting, bouncing: the
     response-window switches in ``fflags``), that holds while the victim's hand holds none of the cards that
     may answer it (_may_answer): nobody is asked then.  Otherwise the card goes back to the big loop, which
-    lays it and opens the response window.  Leaving this function costs far more than a turn in it (measured:
+    lays it and opens the response window.  Under jump-in (FAST_JUMP) they keep the counts of the cards held
+    and lay a card whose twin nobody else holds; a card whose twin is held goes back to the big loop, which
+    opens the jump-in window, unless every seat is random or greedy, nobody observes, and the window's race
+    run ahead shows that nobody jumps in (_jump_ahead: a coloured card that swaps nothing).  Leaving this function costs far more than a turn in it (measured:
     handing every Draw Two back made official rounds 25% slower, and handing back the 7s and 0s made
     seven_zero slower than the big loop alone, which is why they are carried out here).  Every card must leave
     its player at least one card (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the
@@ -1313,6 +1326,9 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     obs_on = (fflags & FAST_OBS) != 0
     voluntary = (fflags & FAST_VOLUNTARY) != 0
     swaps = (fflags & FAST_SWAPS) != 0
+    jump = (fflags & FAST_JUMP) != 0
+    # jump-in with every seat random or greedy, nobody observing: the fast turns look ahead at the window
+    jump_ahead = jump and not obs_on and _all_builtin(n, pol)
     # the 7s and 0s of random and greedy seats, nobody observing, swapped in a lean call (_swap_builtin)
     lean_swaps = swaps and not obs_on and R[R_ROUND_N_ROUND] == 0 and (R[R_SWAP_FIVE] == 0 or R[R_SWAP5_WHOLE] != 0)
     # whether any card may answer a Skip (deflect_skip, Harry Potter's Invisibility Wild): when none may,
@@ -1341,7 +1357,10 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         if choice >= 0:
             play_i = _opt_index(obs, choice)
         else:
+            h0 = hlen[p]
             got, playable = _draw_for_play(p, no, cur, side, top_rank, dup, by_symbol, any_action, restriction, g)
+            if jump:
+                _held_from(p, h0, hand, hlen, fcol, frank, st)
             if not (playable and (drawn_forced or (dup and dup_must) or
                                   _play_drawn(p, cur, side, n, dc))):
                 turns += 1
@@ -1369,8 +1388,16 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
                 simple = not _may_answer(_nxt(p, d, n, active), rk, rev_skips, fflags, side, hand, hlen, cmask)
         if not simple or left == 0 or (left == 1 and not uno_quiet):
             return p, d, cur, turns, play_i, c, attacked
+        if jump and _jumpable(col, rk, R) and st[ST_HELD + col * NRANKS + rk] > 1:
+            # somebody else may hold the same card: the big loop lays it and opens the jump-in window, unless the
+            # fast turns, running the window's race ahead, see that nobody jumps in (_jump_ahead)
+            if not jump_ahead or col == BLACK or (swaps and rk <= 9 and _swap_card(rk, R)) or turns + 1 >= cap \
+                    or _jump_ahead(n, p, c, d, rev_skips, hand, hlen, fcol, frank, pol, active, st, rng, RD):
+                return p, d, cur, turns, play_i, c, attacked
         turns += 1
         _remove_at(p, play_i, hand, hlen)
+        if jump:
+            st[ST_HELD + col * NRANKS + rk] -= 1
         disc[st[ST_DISC_N]] = c
         st[ST_DISC_N] += 1
         if obs_on:
@@ -1395,12 +1422,15 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         elif rk > 9 and (col != BLACK or _IS_WDRAW[rk]):
             # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a draw card)
             p = _nxt(p, d, n, active)
+            h0 = hlen[p]
             if rk == WILD_DRAW_COLOR:
                 draw_until_color_nb(p, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
                 attacked = True
             elif _DRAW_N[rk] > 0:
                 _give_cards(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
                 attacked = True
+            if jump:
+                _held_from(p, h0, hand, hlen, fcol, frank, st)
         elif swaps and rk <= 9 and _swap_card(rk, R):
             q = _nxt(p, d, n, active)
             if lean_swaps and pid <= POL_GREEDY:
@@ -1610,6 +1640,109 @@ def _start_round(n, dealer, first, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _jumpable(col, rk, R):
+    """Whether a card of colour ``col`` and rank ``rk`` just laid opens the jump-in window (docs/rules.md 4.1,
+    4.2): a coloured card, a Wild or Wild Draw Four where jump_in_allow_wild / _wd4 say so, a draw card
+    unless Speed Uno's exact match leaves them out."""
+    return ((col != BLACK) or (rk == WILD and R[R_JUMP_WILD] != 0)
+            or (rk == WD4 and R[R_JUMP_WD4] != 0)) and (R[R_EXACT_DRAWS] != 0 or _DRAW_N[rk] == 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _jump_race(n, top_col, top_rank, p, d, last_actor, attacked, cur, side, lg, RD, dc):
+    """Who lays a card identical to (top_col, top_rank) out of turn (docs/rules.md 4.1): the seats other
+    than ``last_actor`` (who laid it) and ``p`` (the scheduled player) are asked in order of play from p;
+    with probability p_beats_scheduled one of those who would, drawn at random, beats p; otherwise p, when
+    it is the victim of the pending attack (``attacked``), may jump in on it.  Returns (seat, hand index) or
+    (-1, -1).  The jump-in window's race (the fast turns run it ahead for the built-ins: _jump_ahead)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    ncards = fcol.shape[1]
+    cnt = 0
+    q = p
+    for _ in range(st[ST_N_ACTIVE]):
+        if q != last_actor and q != p:
+            ci = _match_choice(q, top_rank, top_col, cur, side, n, dc)
+            if ci >= 0:
+                lg[cnt] = q
+                lg[ncards - 1 - cnt] = ci
+                cnt += 1
+        q = _nxt(q, d, n, active)
+    if cnt > 0 and rand01_nb(rng) < RD[RD_P_BEATS]:
+        k = randint_nb(rng, cnt)
+        return lg[k], lg[ncards - 1 - k]
+    if attacked and p != last_actor:
+        ci = _match_choice(p, top_rank, top_col, cur, side, n, dc)
+        if ci >= 0:
+            return p, ci
+    return -1, -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _twins(q, col, rk, side, hand, hlen, fcol, frank):
+    """How many cards of exactly (col, rk) seat q holds."""
+    m = 0
+    for i in range(hlen[q]):
+        c = hand[q, i]
+        m += np.int64(frank[side, c] == rk and fcol[side, c] == col)
+    return m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _builtin_jump(pid, m, rng):
+    """The option a ``random`` or ``greedy`` seat holding m identical cards answers to D_JUMP_IN, or -1
+    (don't): random_nb's (one of the m cards or no, uniformly) and greedy_nb's (the first), with the same
+    random number."""
+    if pid == POL_GREEDY:
+        return 0
+    k = randint_nb(rng, m + 1)
+    return k if k < m else -1
+
+
+@njit(cache=True, _nrt=False)
+def _jump_ahead(n, actor, c, d, rev_skips, hand, hlen, fcol, frank, pol, active, st, rng, RD):
+    """Whether somebody jumps in on card ``c`` (coloured, swapping nothing)
+    that the fast turns are about to lay for ``actor`` while every seat is ``random`` or ``greedy`` and
+    nobody observes.  The big loop draws no random number between such a card's play decision and the
+    jump-in window, so the window's race (_jump_race) is run here with the built-ins' answers
+    (_builtin_jump), on the seat and direction the card's effect leaves (_card_effect: the victim of a Skip,
+    draw card or two-player Reverse; the other way round after a Reverse; the player again after a Skip
+    Everyone).  Nobody jumps: the random numbers drawn are the window's, and the fast turns go on.  Somebody
+    does (about once a round): the random stream is put back, and the big loop lays the card and opens the
+    window, which draws the same numbers and finds the same jumper.  It takes only the arrays it reads (a
+    call with the round's arrays costs about 2 ns an argument)."""
+    side = st[ST_SIDE]
+    col = fcol[side, c]
+    rk = frank[side, c]
+    attacked = False
+    if rk == SKIP or _DRAW_N[rk] > 0 or (rk == REVERSE and rev_skips):
+        attacked = st[ST_NO_RESPONSE] == 0
+        p = _nxt(actor, d, n, active)
+    elif rk == REVERSE:
+        d = -d
+        p = _nxt(actor, d, n, active)
+    elif rk == SKIP_ALL:
+        p = actor
+    else:
+        p = _nxt(actor, d, n, active)
+    z = rng[0]
+    cnt = 0
+    q = p
+    for _ in range(st[ST_N_ACTIVE]):
+        if q != actor and q != p:
+            m = _twins(q, col, rk, side, hand, hlen, fcol, frank)
+            if m > 0 and _builtin_jump(pol[q], m, rng) >= 0:
+                cnt += 1
+        q = _nxt(q, d, n, active)
+    jumps = cnt > 0 and rand01_nb(rng) < RD[RD_P_BEATS]
+    if not jumps and attacked and p != actor:
+        m = _twins(p, col, rk, side, hand, hlen, fcol, frank)
+        jumps = m > 0 and _builtin_jump(pol[p], m, rng) >= 0
+    if jumps:
+        rng[0] = z
+    return jumps
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _jump_in_window(n, top, g):
     """The jump-in window (docs/rules.md 4.1, 4.2) after a card was laid: the player who laid it may lay an
     identical second card (double play), else the others race the scheduled player with an identical card,
@@ -1625,10 +1758,7 @@ def _jump_in_window(n, top, g):
     last_actor = st[ST_LAST_ACTOR]
     top_rank = frank[side, top]
     top_col = fcol[side, top]
-    ncards = fcol.shape[1]
-    can_jump = ((top_col != BLACK) or (top_rank == WILD and R[R_JUMP_WILD] != 0)
-                or (top_rank == WD4 and R[R_JUMP_WD4] != 0)) and (R[R_EXACT_DRAWS] != 0 or _DRAW_N[top_rank] == 0)
-    if not can_jump:
+    if not _jumpable(top_col, top_rank, R):
         return -1, -1
     jw = -1
     ji = -1
@@ -1638,25 +1768,8 @@ def _jump_in_window(n, top, g):
             jw = last_actor
     # nobody holds an identical card (most windows): nobody is asked, and no random number is drawn
     if jw < 0 and R[R_JUMP_IN] and st[ST_HELD + top_col * NRANKS + top_rank] > 0:
-        cnt = 0
-        q = p
-        for _ in range(st[ST_N_ACTIVE]):
-            if q != last_actor and q != p:
-                ci = _match_choice(q, top_rank, top_col, cur, side, n, dc)
-                if ci >= 0:
-                    lg[cnt] = q
-                    lg[ncards - 1 - cnt] = ci
-                    cnt += 1
-            q = _nxt(q, st[ST_D], n, active)
-        if cnt > 0 and rand01_nb(rng) < RD[RD_P_BEATS]:
-            k = randint_nb(rng, cnt)
-            jw = lg[k]
-            ji = lg[ncards - 1 - k]
-        elif st[ST_PEND_KIND] >= 0 and p != last_actor and st[ST_NO_RESPONSE] == 0:
-            ci = _match_choice(p, top_rank, top_col, cur, side, n, dc)
-            if ci >= 0:
-                jw = p
-                ji = ci
+        jw, ji = _jump_race(n, top_col, top_rank, p, st[ST_D], last_actor,
+                            st[ST_PEND_KIND] >= 0 and st[ST_NO_RESPONSE] == 0, cur, side, lg, RD, dc)
     if jw >= 0:
         res[RES_JUMPS] += 1
         if log.shape[0] > 0:
