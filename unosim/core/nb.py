@@ -1295,7 +1295,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     lays it and opens the response window.  Under jump-in (FAST_JUMP) they keep the counts of the cards held
     and lay a card whose twin nobody else holds; a card whose twin is held goes back to the big loop, which
     opens the jump-in window, unless every seat is random or greedy, nobody observes, and the window's race
-    run ahead shows that nobody jumps in (_jump_ahead: a coloured card that swaps nothing).  Leaving this function costs far more than a turn in it (measured:
+    run ahead shows that nobody jumps in (_jump_ahead: a coloured card that swaps nothing).
+    Leaving this function costs far more than a turn in it (measured:
     handing every Draw Two back made official rounds 25% slower, and handing back the 7s and 0s made
     seven_zero slower than the big loop alone, which is why they are carried out here).  Every card must leave
     its player at least one card (two without the UNO-call rules, FAST_UNO_QUIET).  Where a seat reads the
@@ -1691,7 +1692,8 @@ def _twins(q, col, rk, side, hand, hlen, fcol, frank):
 def _builtin_jump(pid, m, rng):
     """The option a ``random`` or ``greedy`` seat holding m identical cards answers to D_JUMP_IN, or -1
     (don't): random_nb's (one of the m cards or no, uniformly) and greedy_nb's (the first), with the same
-    random number."""
+    random number.  It mirrors those two answers for _jump_ahead; the fast-turn equivalence test
+    (tests/test_invariants.py) fails if they part."""
     if pid == POL_GREEDY:
         return 0
     k = randint_nb(rng, m + 1)
@@ -1700,9 +1702,8 @@ def _builtin_jump(pid, m, rng):
 
 @njit(cache=True, _nrt=False)
 def _jump_ahead(n, actor, c, d, rev_skips, hand, hlen, fcol, frank, pol, active, st, rng, RD):
-    """Whether somebody jumps in on card ``c`` (coloured, swapping nothing)
-    that the fast turns are about to lay for ``actor`` while every seat is ``random`` or ``greedy`` and
-    nobody observes.  The big loop draws no random number between such a card's play decision and the
+    """Whether somebody jumps in on card ``c`` (coloured, swapping nothing) that the fast turns are about to
+    lay for ``actor`` while every seat is ``random`` or ``greedy`` and nobody observes.  The big loop draws no random number between such a card's play decision and the
     jump-in window, so the window's race (_jump_race) is run here with the built-ins' answers
     (_builtin_jump), on the seat and direction the card's effect leaves (_card_effect: the victim of a Skip,
     draw card or two-player Reverse; the other way round after a Reverse; the player again after a Skip
