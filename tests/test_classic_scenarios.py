@@ -679,6 +679,17 @@ def test_turn_cap_skipped_turns_do_not_count() -> None:
     assert_conserved(g)
 
 
+def test_a_draw_card_on_the_last_allowed_turn_stays_pending() -> None:
+    """The round ends at the cap before the victim's turn, where a draw card's penalty resolves (docs/rules.md
+    5.1): the victim draws nothing.  The fast turns, which `simulate` plays, agree (test_invariants.py:
+    test_fast_turns_match_the_full_loop with turn_cap)."""
+    g = play(hands=[["r+2", "g5", "g6"], ["b7", "b8"]], start="r3", rules="official+set(turn_cap=1)",
+             script=["r+2"])
+    assert log(g) == [deal(0, "red 3", R), played(0, "red draw2", R), ("cap", 1, None, 1, 0)]
+    assert (g.end_reason, g.turns, g.res["cards_drawn"], g.hand_points(1)) == ("turn_cap", 1, 0, 15)
+    assert_conserved(g)
+
+
 def test_win_on_the_last_allowed_turn_is_a_win() -> None:
     g = play(hands=[["r5"], ["b1", "y2"]], start="r3", rules="official+set(turn_cap=1)", script=["r5"])
     assert (g.end_reason, g.winner, g.turns, g.points) == ("win", 0, 1, 3)

@@ -270,6 +270,8 @@ FAST_RULES = [
     "official+set(action_on_any_action=true, wild_color_rotation=true, wd4_challenge=false)",
     "official+set(uno_forget_prob=0.5)",  # the last-but-one card leaves the fast turns (the UNO call)
     "official+set(two_player_reverse_as_skip=false)",
+    # a draw card laid on the turn that reaches the cap stays pending: its victim draws nothing
+    "official+set(turn_cap=24)",
     "official+set(voluntary_draw=false)",
     # answerable attacks: the fast turns keep an attack whose victim holds nothing that may answer it
     "stacking",
@@ -277,6 +279,8 @@ FAST_RULES = [
     "official+set(deflect_skip=true, deflect_draw_two=true, deflect_wd4=true)",
     "official+set(reverse_bounce=true)",
     "official+set(reverse_bounce=true, reverse_bounce_scope=draw_two_only, reverse_bounce_rebounce=true)",
+    "jump_in+stacking",
+    "stacking+set(deflect_skip=true, turn_cap=24)",
     # the swaps and passes of hands, carried out in the fast turns (nb._swap_builtin, nb._fast_swap)
     "seven_zero",
     "seven_zero+set(zero_pass_direction=left, seven_swap_mandatory=false)",

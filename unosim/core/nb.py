@@ -1421,15 +1421,18 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         if rk == REVERSE and not rev_skips:
             d = -d
         elif rk > 9 and (col != BLACK or _IS_WDRAW[rk]):
-            # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a draw card)
+            # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a draw card); a draw
+            # card laid on the turn that reaches the cap is left pending, as in the big loop, whose round
+            # ends at the cap before the victim's response window
             p = _nxt(p, d, n, active)
             h0 = hlen[p]
-            if rk == WILD_DRAW_COLOR:
-                draw_until_color_nb(p, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
+            if rk == WILD_DRAW_COLOR or _DRAW_N[rk] > 0:
                 attacked = True
-            elif _DRAW_N[rk] > 0:
-                _give_cards(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
-                attacked = True
+                if turns < cap:
+                    if rk == WILD_DRAW_COLOR:
+                        draw_until_color_nb(p, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
+                    else:
+                        _give_cards(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
             if jump:
                 _held_from(p, h0, hand, hlen, fcol, frank, st)
         elif swaps and rk <= 9 and _swap_card(rk, R):
@@ -1691,13 +1694,12 @@ def _twins(q, col, rk, side, hand, hlen, fcol, frank):
 @njit(cache=True, _nrt=False, inline="always")
 def _builtin_jump(pid, m, rng):
     """The option a ``random`` or ``greedy`` seat holding m identical cards answers to D_JUMP_IN, or -1
-    (don't): random_nb's (one of the m cards or no, uniformly) and greedy_nb's (the first), with the same
-    random number.  It mirrors those two answers for _jump_ahead; the fast-turn equivalence test
-    (tests/test_invariants.py) fails if they part."""
+    (don't): random_nb's (random_or_none_nb, the same call) and greedy_nb's (the first).  It mirrors
+    greedy's answer for _jump_ahead; the fast-turn equivalence test (tests/test_invariants.py) fails if they
+    part."""
     if pid == POL_GREEDY:
         return 0
-    k = randint_nb(rng, m + 1)
-    return k if k < m else -1
+    return random_or_none_nb(rng, m)
 
 
 @njit(cache=True, _nrt=False)
@@ -2627,6 +2629,14 @@ def random_color_nb(rng):
     return randint_nb(rng, NCOLORS)
 
 
+@njit(cache=True, _nrt=False)
+def random_or_none_nb(rng, m):
+    """``random``'s answer where it may also decline (a response, a jump-in): uniform over the m options and
+    'none'; an option index, or -1."""
+    k = randint_nb(rng, m + 1)
+    return -1 if k == m else k
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def random_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """``random``: uniform over the options, each card instance one option (see unosim.players.policies).
@@ -2644,8 +2654,7 @@ def random_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     if kind == D_CHALLENGE:
         return _challenge_roll(p, pp, rng)
     if kind == D_RESPOND or kind == D_JUMP_IN:
-        k = randint_nb(rng, nopt + 1)
-        return -1 if k == nopt else k
+        return random_or_none_nb(rng, nopt)
     if kind == D_SWAP_TARGET:
         k = randint_nb(rng, nopt + (1 if flag != 0 else 0))
         return k if k < nopt else -1

@@ -157,7 +157,8 @@ class RuleSet:
                             lo=1, category="base")
     turn_cap: int = _base(10000, "RI_TURN_CAP", "5",
                           "Turns after which a round is stopped and recorded as capped (engine safeguard, "
-                          "not a game rule).", lo=1, hi=_MAX_TURN_CAP)
+                          "not a game rule); a draw card laid on the last turn stays pending, its victim draws "
+                          "nothing.", lo=1, hi=_MAX_TURN_CAP)
     start_reverse_first: str = _base(
         "dealer", "RI_START_REVERSE_FIRST", "1.5",
         "Starting Reverse: the dealer plays first and play goes counter-clockwise, or the player to the "
