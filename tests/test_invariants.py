@@ -324,6 +324,7 @@ def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None
 
 @pytest.mark.parametrize(("deck", "rules"), [("flip", "official"), ("flip", "official+set(flip_revealed_black_color=next_player_free)"),
                                            ("flip", "stacking"), ("flip", "official+set(reverse_bounce=true)"),
+                                           ("flip", "jump_in"), ("flip", "official+set(turn_cap=30)"),
                                            ("hp", "official"), ("hp", "stacking+set(deflect_skip=true)")])
 @pytest.mark.parametrize(("n", "policy"), [(2, "random"), (4, "random,greedy,greedy,random"),
                                            (4, "hold_wilds,random,attack,greedy")])
