@@ -11,9 +11,11 @@ project's cache already written (what a user sees on every run after the first).
 
 The official ``random`` rows on one thread also show the C reference (``scripts/bench/ref_official.c``,
 the same rounds hand-written in C, built with ``cc -O2`` or ``$CC``) and unosim's speed as a ratio to
-it.  Both are timed in the same run, interleaved (unosim, C, unosim, C, unosim, C), best of 3 each, and
-the ratio is the median of the three adjacent pairs' ratios, since absolute figures on a shared machine
-drift from run to run.  Without a C compiler those columns stay empty.
+it.  Both are timed in the same run, in nine interleaved pairs of a third as many rounds each (which of
+the two goes first alternates from pair to pair), and the ratio is the median of the nine pairs' ratios,
+since absolute figures on a shared machine drift from run to run (on this project's 2-core machine the
+same run varies by up to 2x from one minute to the next; three pairs let one slow minute move the ratio
+by a third).  Without a C compiler those columns stay empty.
 One row times a user's numba policy (``greedy_numba`` of ``scripts/policy_example_numba.py``, greedy
 written against the observation) in one seat of four beside three ``greedy``, as a ratio to four
 ``greedy`` timed beside it (it plays the same moves, so the ratio is the price of the decision
@@ -25,10 +27,10 @@ a cell, one thread) into a fresh store and ``simulate`` of the same 20 cells, in
 shows the sweep's rounds/s as a ratio to simulate's (the median of the three pairs): with start-up excluded
 (the sweep's simulating seconds against simulate's engine seconds) and included (the whole ``run_sweep``
 call, store and paired differences, against the 20 whole ``simulate`` calls, records and summaries).
-Three more ratios, each the median of three interleaved pairs: all threads against one (official,
-4 players, ``random``); ``lookahead(rollouts=100)``'s playouts per second against whole ``greedy`` rounds
-per second (4 players, one thread); and a 2,000,000-round run on ``dask-local`` workers against local
-threads of the same number (not with ``--quick``).
+Three more ratios: all threads against one (official, 4 players, ``random``; nine pairs, as above); and,
+each the median of three interleaved pairs, ``lookahead(rollouts=100)``'s playouts per second against
+whole ``greedy`` rounds per second (4 players, one thread), and a 2,000,000-round run on ``dask-local``
+workers against local threads of the same number (not with ``--quick``).
 The command-line rows also show the user CPU seconds of each command (less affected by a busy machine).
 """
 
@@ -130,34 +132,41 @@ def sweep_vs_simulate(games: int = 20_000) -> dict:
             "ratio_including_startup": statistics.median(incl)}
 
 
+PAIRS = 9  # interleaved pairs behind each ratio to a reference, of a third of ``--games`` rounds each
+
+
 def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
          c_exe: Path | None = None, policy_files: list[str] | None = None,
          against: dict | None = None) -> tuple[float, float | None, float | None]:
-    """unosim's rounds/s (best of the timed runs, after a warm-up), and a reference's rate timed between
+    """unosim's rounds/s (best of the timed runs, after a warm-up), and a reference's rate timed beside
     them (interleaved, the same rounds): the C reference's when ``c_exe`` is given, or that of the
     ``simulate`` configuration ``against`` (its keyword arguments), else None; and the ratio to the
-    reference, the median of the three adjacent pairs' ratios (a drift of the machine moves both sides
-    of a pair alike).  Without a reference: best of 2."""
+    reference, the median of PAIRS pairs' ratios (a drift of the machine moves both sides of a pair
+    alike; which side goes first alternates, so a steady drift favours neither).  Without a reference:
+    best of 2 runs of ``games`` rounds."""
     from unosim import simulate
 
     kw = dict(rules=rules, players=players, policies=policies, threads=threads, deck=deck, policy_files=policy_files)
     simulate(games=1000, seed=1, **kw)
     if against is not None:
         simulate(games=1000, seed=1, **against)
-    with_ref = c_exe is not None or against is not None
-    best, refs, ratios = 0.0, [], []
-    for rep in range(3 if with_ref else 2):
-        r = simulate(games=games, seed=rep, **kw).summary["games_per_second"]
-        best = max(best, r)
+    if c_exe is None and against is None:
+        return max(simulate(games=games, seed=rep, **kw).summary["games_per_second"] for rep in range(2)), None, None
+
+    def reference(n_games: int, seed: int) -> float:
         if c_exe is not None:
-            refs.append(cref.run(c_exe, players, games, seed=rep)["rounds_per_s"])
-        elif against is not None:
-            refs.append(simulate(games=games, seed=rep, **against).summary["games_per_second"])
-        if with_ref:
-            ratios.append(r / refs[-1])
-    if not with_ref:
-        return best, None, None
-    return best, max(refs), statistics.median(ratios)
+            return cref.run(c_exe, players, n_games, seed=seed)["rounds_per_s"]
+        return simulate(games=n_games, seed=seed, **against).summary["games_per_second"]
+
+    n_games = max(games // 3, 1000)
+    ours, refs = [], []
+    for rep in range(PAIRS):
+        if rep % 2:
+            refs.append(reference(n_games, rep))
+        ours.append(simulate(games=n_games, seed=rep, **kw).summary["games_per_second"])
+        if not rep % 2:
+            refs.append(reference(n_games, rep))
+    return max(ours), max(refs), statistics.median(a / b for a, b in zip(ours, refs, strict=True))
 
 
 def playouts_vs_rounds(rollouts: int = 100, rounds: int = 12) -> dict:
@@ -243,7 +252,8 @@ def main() -> None:
     ncpu = os.cpu_count() or 1
     rows = []
     print(f"unosim benchmark: {ncpu} cores, {args.games:,} rounds per timing (best of 2; rows with a ratio:\n"
-          "best of 3 interleaved with the reference, the ratio the median of the three pairs)", flush=True)
+          f"best of {PAIRS} runs of {max(args.games // 3, 1000):,} rounds interleaved with the reference, the ratio "
+          f"the median of the {PAIRS} pairs)", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         cold = startup_seconds(tmp)
     cached = startup_seconds(None)
