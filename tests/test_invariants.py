@@ -322,10 +322,14 @@ def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None
         assert [row[f"hand_points_{s}"] for s in range(n)] == [g.hand_points(s) for s in range(n)]
 
 
-def _each_option_changed() -> list[str]:
-    """official with one option of the catalogue set away from its default: each other value of a switch or
-    a choice, and a small count (turn_cap aside: the equivalence tests above cap rounds).  An option that
-    needs another rule first (double play needs jump_in ...) is covered by FAST_RULES."""
+_OPTION_DECK = {"2": "flip", "3.2": "bts", "3.3": "hp"}  # docs/rules.md's sections of the decks' own rules
+
+
+def _each_option_changed() -> list[tuple[str, str]]:
+    """(deck, official with one option of the catalogue set away from its default): each other value of a
+    switch or a choice, a small count and a probability of 0.3 (turn_cap aside: the equivalence tests above cap rounds), on the
+    deck whose rule it is (UNO Flip's, BTS's, Harry Potter's) or the classic deck.  An option that needs
+    another rule first (double play needs jump_in ...) is covered by FAST_RULES."""
     cases = []
     for name, info in OPTIONS.items():
         if not info.simulatable or name == "turn_cap":
@@ -336,26 +340,27 @@ def _each_option_changed() -> list[str]:
             values = [c for c in info.choices if c != info.default]
         elif info.kind == "int":
             values = [3 if name == "hand_size" else max(info.lo or 1, 2)]
-        else:
-            values = []
+        else:  # a probability
+            values = [0.3]
         for v in values:
             rules = f"official+set({name}={v})"
             try:
                 parse_rules(rules)
             except RuleError:
                 continue
-            cases.append(rules)
+            deck = _OPTION_DECK.get(info.section, _OPTION_DECK.get(info.section.split(".")[0], "classic"))
+            cases.append((deck, rules))
     return cases
 
 
-@pytest.mark.parametrize("rules", _each_option_changed())
-def test_fast_turns_match_the_full_loop_for_every_option(rules: str) -> None:
+@pytest.mark.parametrize(("deck", "rules"), _each_option_changed())
+def test_fast_turns_match_the_full_loop_for_every_option(deck: str, rules: str) -> None:
     """As test_fast_turns_match_the_full_loop, for every option of the catalogue changed on its own (a new
     option is covered here without being named): random, greedy and a seat that reads the observation."""
     policy = "random,greedy,hold_wilds,random"
-    rec = simulate(players=4, policies=policy, rules=rules, games=20, seed=0, threads=1).records
+    rec = simulate(players=4, policies=policy, rules=rules, deck=deck, games=20, seed=0, threads=1).records
     for i in range(20):
-        g = play(players=4, seed=i, policies=policy.split(","), rules=rules)
+        g = play(players=4, seed=i, policies=policy.split(","), rules=rules, deck=deck)
         row = rec.iloc[i]
         assert (row["winner"], row["turns"], row["cards_drawn"], row["reshuffles"], row["swaps"], row["jump_ins"]) == (
             g.winner, g.turns, g.res["cards_drawn"], g.res["reshuffles"], g.res["swaps"], g.res["jump_ins"]), (rules, i)
