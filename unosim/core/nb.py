@@ -1306,7 +1306,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
 
     Returns (p, d, cur, turns, play_i, play_c, attacked). play_c >= 0: seat p's turn chose the card at hand
     index play_i, which the big loop lays with its full play block (and counts the turn). play_c = -1: the
-    turn cap is reached, a policy erred (st[ST_ERR]), or seat p is scripted, a plain-Python seat or a
+    next turn is the one that reaches the turn cap, a policy erred (st[ST_ERR]), or seat p is scripted, a plain-Python seat or a
     rollout's forced seat; the big loop takes over at the top of a turn. attacked: a Draw card hit somebody
     (res[RES_STACK_MAX] is at least 1). ``fflags``: the rule switches it reads: FAST_* bits and the response-
     window switches (FAST_RESP_SHIFT). ``g``: the round (see play_round_nb); its ``lg`` is the legality scan's
@@ -1338,8 +1338,11 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     skip_answerable = fflags >= FAST_RESP_MIN and _answer_mask(SKIP, SKIP, resp) != 0
     attacked = False
     no = False  # color_turn and no_wd4_out: never in the fast turns
+    # the turn that reaches the cap is the big loop's: its round ends there before the victim of a draw card
+    # draws (docs/rules.md 5.1) or a jump-in window opens
+    last = cap - 1
     while True:
-        if turns >= cap or not _fast_seat(pol[p]) or st[ST_ERR] != 0:
+        if turns >= last or not _fast_seat(pol[p]) or st[ST_ERR] != 0:
             return p, d, cur, turns, -1, -1, attacked
         top = disc[st[ST_DISC_N] - 1]
         top_rank = frank[side, top]
@@ -1392,7 +1395,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         if jump and _jumpable(col, rk, R) and st[ST_HELD + col * NRANKS + rk] > 1:
             # somebody else may hold the same card: the big loop lays it and opens the jump-in window, unless the
             # fast turns, running the window's race ahead, see that nobody jumps in (_jump_ahead)
-            if not jump_ahead or col == BLACK or (swaps and rk <= 9 and _swap_card(rk, R)) or turns + 1 >= cap \
+            if not jump_ahead or col == BLACK or (swaps and rk <= 9 and _swap_card(rk, R)) \
                     or _jump_ahead(n, p, c, d, rev_skips, hand, hlen, fcol, frank, pol, active, st, rng, RD):
                 return p, d, cur, turns, play_i, c, attacked
         turns += 1
@@ -1421,18 +1424,15 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         if rk == REVERSE and not rev_skips:
             d = -d
         elif rk > 9 and (col != BLACK or _IS_WDRAW[rk]):
-            # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a draw card); a draw
-            # card laid on the turn that reaches the cap is left pending, as in the big loop, whose round
-            # ends at the cap before the victim's response window
+            # the next player is skipped (a Skip; a Reverse as a Skip), after drawing (a draw card)
             p = _nxt(p, d, n, active)
             h0 = hlen[p]
-            if rk == WILD_DRAW_COLOR or _DRAW_N[rk] > 0:
+            if rk == WILD_DRAW_COLOR:
+                draw_until_color_nb(p, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
                 attacked = True
-                if turns < cap:
-                    if rk == WILD_DRAW_COLOR:
-                        draw_until_color_nb(p, cur, side, hand, hlen, fcol, pile, disc, st, rng, log)
-                    else:
-                        _give_cards(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
+            elif _DRAW_N[rk] > 0:
+                _give_cards(p, _DRAW_N[rk], hand, hlen, pile, disc, st, rng, log, np.int64(EV_PENALTY))
+                attacked = True
             if jump:
                 _held_from(p, h0, hand, hlen, fcol, frank, st)
         elif swaps and rk <= 9 and _swap_card(rk, R):
