@@ -327,8 +327,8 @@ _OPTION_DECK = {"2": "flip", "3.2": "bts", "3.3": "hp"}  # docs/rules.md's secti
 
 def _each_option_changed() -> list[tuple[str, str]]:
     """(deck, official with one option of the catalogue set away from its default): each other value of a
-    switch or a choice, a small count and a probability of 0.3 (turn_cap aside: the equivalence tests above cap rounds), on the
-    deck whose rule it is (UNO Flip's, BTS's, Harry Potter's) or the classic deck.  An option that needs
+    switch or a choice, a small count and a probability of 0.3 (turn_cap aside: the equivalence tests above
+    cap rounds), on the deck whose rule it is (UNO Flip's, BTS's, Harry Potter's) or the classic deck.  An option that needs
     another rule first (double play needs jump_in ...) is covered by FAST_RULES."""
     cases = []
     for name, info in OPTIONS.items():

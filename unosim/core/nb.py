@@ -1306,8 +1306,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
 
     Returns (p, d, cur, turns, play_i, play_c, attacked). play_c >= 0: seat p's turn chose the card at hand
     index play_i, which the big loop lays with its full play block (and counts the turn). play_c = -1: the
-    next turn is the one that reaches the turn cap, a policy erred (st[ST_ERR]), or seat p is scripted, a plain-Python seat or a
-    rollout's forced seat; the big loop takes over at the top of a turn. attacked: a Draw card hit somebody
+    next turn is the one that reaches the turn cap, a policy erred (st[ST_ERR]), or seat p is scripted, a
+    plain-Python seat or a rollout's forced seat; the big loop takes over at the top of a turn. attacked: a Draw card hit somebody
     (res[RES_STACK_MAX] is at least 1). ``fflags``: the rule switches it reads: FAST_* bits and the response-
     window switches (FAST_RESP_SHIFT). ``g``: the round (see play_round_nb); its ``lg`` is the legality scan's
     scratch.
@@ -1705,11 +1705,12 @@ def _builtin_jump(pid, m, rng):
 @njit(cache=True, _nrt=False)
 def _jump_ahead(n, actor, c, d, rev_skips, hand, hlen, fcol, frank, pol, active, st, rng, RD):
     """Whether somebody jumps in on card ``c`` (coloured, swapping nothing) that the fast turns are about to
-    lay for ``actor`` while every seat is ``random`` or ``greedy`` and nobody observes.  The big loop draws no random number between such a card's play decision and the
-    jump-in window, so the window's race (_jump_race) is run here with the built-ins' answers
-    (_builtin_jump), on the seat and direction the card's effect leaves (_card_effect: the victim of a Skip,
-    draw card or two-player Reverse; the other way round after a Reverse; the player again after a Skip
-    Everyone).  Nobody jumps: the random numbers drawn are the window's, and the fast turns go on.  Somebody
+    lay for ``actor`` while every seat is ``random`` or ``greedy`` and nobody observes.  The big loop draws
+    no random number between such a card's play decision and the jump-in window (and the fast turns never
+    play the turn that reaches the cap, after which no window opens), so the window's race (_jump_race) is
+    run here with the built-ins' answers (_builtin_jump), on the seat and direction the card's effect leaves
+    (_card_effect: the victim of a Skip, draw card or two-player Reverse; the other way round after a
+    Reverse; the player again after a Skip Everyone).  Nobody jumps: the random numbers drawn are the window's, and the fast turns go on.  Somebody
     does (about once a round): the random stream is put back, and the big loop lays the card and opens the
     window, which draws the same numbers and finds the same jumper.  It takes only the arrays it reads (a
     call with the round's arrays costs about 2 ns an argument)."""
