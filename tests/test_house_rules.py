@@ -445,6 +445,18 @@ def test_reverse_bounce_rebounce_wd4_offender_cannot_challenge_its_own_card() ->
     assert hand(g, 1) == ["b1"]
 
 
+def test_a_jump_in_on_a_bounce_leaves_the_next_attack_answerable() -> None:
+    # regression: seat 2 jumps in on seat 1's bounce, which takes the bounced Draw Two over; the bounce's "no
+    # response" went on closing the next attack's window, so seat 0 could not bounce seat 3's Skip
+    g = skip_start([["r+2", "brev", "g9"], ["rrev", "y1"], ["rrev", "b5"], ["rskip", "y7"]],
+                   rules="official+reverse_bounce(requires_color=false)+jump_in(p_beats_scheduled=1)", pile=PILE,
+                   script=["r+2", "rrev", "rrev", "rskip", "brev", "b5"])
+    assert trace(g) == ["skipped 3", "play 0 r+2", "play 1 rrev bounce", "direction 1 -1", "jump_in 2 rrev",
+                        "play 2 rrev jump", "direction 2 +1", "play 3 rskip", "play 0 brev bounce", "direction 0 -1",
+                        "skipped 3", "play 2 b5", "win 2"]
+    assert g.res["cards_drawn"] == 0
+
+
 # ================================================================================================
 # 4.1, 4.2 jump_in
 # ================================================================================================

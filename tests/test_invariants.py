@@ -280,6 +280,8 @@ FAST_RULES = [
     "official+set(reverse_bounce=true)",
     "official+set(reverse_bounce=true, reverse_bounce_scope=draw_two_only, reverse_bounce_rebounce=true)",
     "jump_in+stacking",
+    # a jump-in on a bounce takes the bounced attack over, and what the bounce said of it with it
+    "jump_in+set(reverse_bounce=true, p_beats_scheduled=1)",
     "stacking+set(deflect_skip=true, turn_cap=24)",
     # the swaps and passes of hands, carried out in the fast turns (nb._swap_builtin, nb._fast_swap)
     "seven_zero",

@@ -1824,6 +1824,11 @@ def _jump_in_window(n, top, g):
         if not (R[R_JUMP_ACCUMULATE] and pend_kind >= 0 and _DRAW_N[pend_kind] > 0):
             st[ST_PEND_N] = 0
         st[ST_PEND_KIND] = -1
+        # what a bounce (reverse_bounce) said of the attack it sent back goes with that attack: left set, it
+        # closed the response window of the next, unrelated attack
+        st[ST_NO_RESPONSE] = 0
+        st[ST_PEND_NOSKIP] = 0
+        st[ST_PEND_BOUNCED] = 0
     return jw, ji
 
 
