@@ -457,6 +457,18 @@ def test_a_jump_in_on_a_bounce_leaves_the_next_attack_answerable() -> None:
     assert g.res["cards_drawn"] == 0
 
 
+def test_a_jump_in_on_a_bounce_drops_the_bounced_draw_under_accumulate() -> None:
+    # regression: under jump_in_draw_resolution=accumulate the bounced Draw Two's 2 cards stayed pending after the
+    # Reverse jumped in on the bounce took the attack over, and the next attack made its victim draw them too
+    g = skip_start([["r+2", "r9", "g1"], ["rrev", "r1"], ["rrev", "b5"], ["wd4", "y7"]],
+                   rules="official+reverse_bounce+jump_in(p_beats_scheduled=1)+set(jump_in_draw_resolution=accumulate)",
+                   pile=PILE, script=["r+2", "rrev", "rrev", "wd4", "red", "accept", "r1"])
+    assert trace(g) == ["skipped 3", "play 0 r+2", "play 1 rrev bounce", "direction 1 -1", "jump_in 2 rrev",
+                        "play 2 rrev jump", "direction 2 +1", "play 3 wd4", "penalty 0 4", "skipped 0", "play 1 r1",
+                        "win 1"]
+    assert g.res["cards_drawn"] == 4
+
+
 # ================================================================================================
 # 4.1, 4.2 jump_in
 # ================================================================================================

@@ -35,11 +35,12 @@ __version__ = "0.1.0"
 #    reached by none of scripts/record_hashes.py's configurations, whose records are identical.
 # 6: a jump-in that takes over a bounced attack (reverse_bounce, then an identical Reverse jumped in on the
 #    bouncing card) now clears what the bounce said of that attack (no response to it, the victim keeps the
-#    turn, the offender may not challenge it).  Left set, the flags closed the response window of the next,
-#    unrelated attack, in the full loop, while the fast turns let a Draw card or Skip in between pass
-#    without clearing them, so `simulate` and `unosim.play` disagreed.  What changes: rounds with jump_in and
-#    reverse_bounce where a bounce was jumped on (198 of 20,000 `everything` rounds of 4 random players, 192
-#    of greedy ones); 8 of scripts/record_hashes.py's configurations (all of them `everything`).
+#    turn, the offender may not challenge it), and under accumulate (or Speed Uno's exact match) its draw too.
+#    Left set, the flags closed the response window of the next, unrelated attack, and the draw was added to
+#    the next draw card, in the full loop, while the fast turns let a Draw card or Skip in between pass
+#    without them, so `simulate` and `unosim.play` disagreed.  What changes: rounds with jump-in (or Speed
+#    Uno's exact match) and reverse_bounce where a bounce was jumped on (198 of 20,000 `everything` rounds of
+#    4 random players, 192 of greedy ones); 8 of scripts/record_hashes.py's configurations (all `everything`).
 ENGINE_VERSION = 6
 
 # Rounds (or matches) a run plays when the caller names no count: `unosim simulate`, `simulate()` and

@@ -1821,7 +1821,8 @@ def _jump_in_window(n, top, g):
         if log.shape[0] > 0:
             _log(log, st, EV_JUMP_IN, jw, hand[jw, ji], p, 0)
         pend_kind = st[ST_PEND_KIND]
-        if not (R[R_JUMP_ACCUMULATE] and pend_kind >= 0 and _DRAW_N[pend_kind] > 0):
+        # the draw adds up only when the card jumped on is a draw card itself, not the Reverse of a bounce
+        if not (R[R_JUMP_ACCUMULATE] and pend_kind >= 0 and _DRAW_N[pend_kind] > 0 and _DRAW_N[top_rank] > 0):
             st[ST_PEND_N] = 0
         st[ST_PEND_KIND] = -1
         # what a bounce (reverse_bounce) said of the attack it sent back goes with that attack: left set, it
