@@ -542,7 +542,8 @@ def _remove_at(p, i, hand, hlen):
 
 @njit(cache=True, _nrt=False)
 def _find_kind(p, v, side, hand, hlen, fcol, frank):
-    """First index in p's hand of a card of kind v = colour * NRANKS + rank (scripts name kinds)."""
+    """First index in p's hand of a card of kind v = colour * NRANKS + rank (scripts name kinds; the jumper's
+    twin in _jump_ahead)."""
     for i in range(hlen[p]):
         c = hand[p, i]
         if fcol[side, c] * NRANKS + frank[side, c] == v:
@@ -1718,16 +1719,6 @@ def _builtin_jump(pid, m, rng):
     return random_or_none_nb(rng, m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _twin_at(q, col, rk, side, hand, hlen, fcol, frank):
-    """Hand index of seat q's first card of exactly (col, rk)."""
-    for i in range(hlen[q]):
-        c = hand[q, i]
-        if frank[side, c] == rk and fcol[side, c] == col:
-            return i
-    return -1
-
-
 @njit(cache=True, _nrt=False)
 def _jump_ahead(n, actor, c, d, fflags, hand, hlen, fcol, frank, pol, active, st, rng, RD):
     """Who jumps in on card ``c`` (coloured, swapping nothing) that the fast turns are about to lay for ``actor``
@@ -1778,7 +1769,7 @@ def _jump_ahead(n, actor, c, d, fflags, hand, hlen, fcol, frank, pol, active, st
         j = (seats >> (4 * k)) & 15
         if rk <= 9 and st[ST_HELD + col * NRANKS + rk] == 2 and hlen[j] - 1 >= min_left:
             # the last twin (the one other than the actor's): the jumper holds one, its only option
-            return j, _twin_at(j, col, rk, side, hand, hlen, fcol, frank)
+            return j, _find_kind(j, col * NRANKS + rk, side, hand, hlen, fcol, frank)
     elif attacked and p != actor:
         m = _twins(p, col, rk, side, hand, hlen, fcol, frank)
         jumps = m > 0 and _builtin_jump(pol[p], m, rng) >= 0
