@@ -276,6 +276,9 @@ FAST_RULES = [
     # answerable attacks: the fast turns keep an attack whose victim holds nothing that may answer it
     "stacking",
     "stacking+set(stack_mixed=true)",
+    # a stack's victim that keeps its turn, colour rotation after a stacked wild, a cap reached inside a stack
+    "stacking+set(stack_final_victim_skips=false, wild_color_rotation=true)",
+    "stacking+set(stack_mixed=true, turn_cap=10)",
     "official+set(deflect_skip=true, deflect_draw_two=true, deflect_wd4=true)",
     "official+set(reverse_bounce=true)",
     "official+set(reverse_bounce=true, reverse_bounce_scope=draw_two_only, reverse_bounce_rebounce=true)",
