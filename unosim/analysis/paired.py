@@ -55,7 +55,7 @@ def metric_values(records: pd.DataFrame, metric: str) -> np.ndarray:
     if m:
         return (records["winner"].to_numpy() == int(m.group(1))).astype(np.float64)
     if metric == "capped":
-        return records["end_reason"].astype(object).isin(("turn_cap", "round_cap")).to_numpy(np.float64)
+        return records["end_reason"].isin(("turn_cap", "round_cap")).to_numpy(np.float64)
     if metric in records.columns and metric not in ("game", "match", "end_reason"):
         return records[metric].to_numpy(np.float64)
     cols = [c for c in records.columns if c not in ("game", "match", "end_reason")]

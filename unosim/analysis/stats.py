@@ -159,7 +159,7 @@ def seat_wins(records: pd.DataFrame, players: int) -> np.ndarray:
 def capped_count(records: pd.DataFrame) -> int:
     """Rounds that ended at the turn cap (``end_reason == "turn_cap"``; ``winner < 0`` if no such column)."""
     if "end_reason" in records.columns:
-        return int((records["end_reason"].astype(object) == "turn_cap").sum())
+        return int((records["end_reason"] == "turn_cap").sum())  # a categorical compares by its codes
     return int((records["winner"].to_numpy() < 0).sum())
 
 

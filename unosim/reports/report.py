@@ -619,7 +619,7 @@ def _match_frame(runs: Sequence[Run]) -> pd.DataFrame:
                      "mean_rounds": mean, "rounds_ci_lo": mean - z * se, "rounds_ci_hi": mean + z * se,
                      "seat0_match_win_rate": p, "first_player_match_edge": p - 1.0 / n,
                      "edge_ci_lo": lo - 1.0 / n, "edge_ci_hi": hi - 1.0 / n,
-                     "capped_matches": int((rec["end_reason"].astype(object) == "round_cap").sum())})
+                     "capped_matches": int((rec["end_reason"] == "round_cap").sum())})
     return _by_series_then_players(pd.DataFrame(rows))
 
 

@@ -274,7 +274,7 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
         "policy_round_win_rate": {k: num(v) for k, v in prw.items()},
         "policy_round_win_rate_se": {k: num(v) for k, v in prw_se.items()},
         "mean_final_score_by_seat": [num(x) for x in scores.mean(axis=0)] if m else [None] * n,
-        "capped_matches": int((records["end_reason"].astype(object) == "round_cap").sum()),
+        "capped_matches": int((records["end_reason"] == "round_cap").sum()),
     }
     if "loser" in records:
         summary.update(avoided_loss(records, n, pols))
