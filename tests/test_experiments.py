@@ -16,7 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 from unosim import simulate
-from unosim.analysis.paired import independent_se, metric_values, paired_difference, variance_ratio
+from unosim.analysis.paired import (
+    independent_se,
+    is_binary_metric,
+    matched_proportions_interval,
+    metric_values,
+    paired_difference,
+    variance_ratio,
+)
+from unosim.analysis.stats import z_value
 from unosim.cli import main
 from unosim.lab.experiments import (
     ExperimentError,
@@ -35,9 +43,55 @@ def test_identical_arms_give_exactly_zero(tmp_path):
     df = compare(["official+stacking", "official+stacking"], players=3, games=2000, seed=5, store=tmp_path, policies="random")
     second = df[df["arm"] == df["arm"].iloc[-1]]
     assert len(second) == len(metric_names("round", 3))
-    assert (second["diff"] == 0.0).all() and (second["diff_se"] == 0.0).all()
-    assert (second["diff_lo"] == 0.0).all() and (second["diff_hi"] == 0.0).all()
+    assert (second["diff"] == 0.0).all()
+    binary = second["metric"].map(is_binary_metric)
+    assert binary.sum() == 4  # three seats' wins and the capped share
+    counts = second[~binary]
+    assert (counts["diff_se"] == 0.0).all() and (counts["diff_lo"] == 0.0).all() and (counts["diff_hi"] == 0.0).all()
+    # a 0/1 metric's matched-proportions interval keeps the width of half a game in each cell: +-z / (n + 2)
+    wins = second[binary]
+    assert np.allclose(wins["diff_se"], 1 / 2002) and np.allclose(wins["diff_hi"], z_value() / 2002)
+    assert np.allclose(wins["diff_lo"], -wins["diff_hi"])
     assert len(list_cells(tmp_path)) == 1  # the same cell, stored once
+
+
+def test_matched_proportions_interval_by_hand():
+    # 10 games: 2 won only in arm a (f), 5 only in arm b (g), 3 in both: half a game added to each cell
+    a = np.array([1, 1, 0, 0, 0, 0, 0, 1, 1, 1], float)
+    b = np.array([0, 0, 1, 1, 1, 1, 1, 1, 1, 1], float)
+    iv = matched_proportions_interval(a, b)
+    se = math.sqrt(2 + 5 + 1 - 3 ** 2 / 12) / 12
+    assert iv["se"] == pytest.approx(se)
+    assert (iv["ci_lo"], iv["ci_hi"]) == pytest.approx((3 / 12 - z_value() * se, 3 / 12 + z_value() * se))
+
+
+def test_a_win_rate_difference_no_game_changed_keeps_an_interval():
+    """Two arms whose 40 games all end with the same winners (a rule that rarely matters): the plain normal
+    interval would be the single point 0; the matched-proportions one is about +-z / 42 wide."""
+    a = simulate(games=40, seed=3, policies="greedy").records
+    d = paired_difference(a, a.copy(), "seat0_win")
+    assert d["diff"] == 0.0 and d["ci_lo"] < 0.0 < d["ci_hi"]
+    assert d["half_width"] == pytest.approx(z_value() / 42)
+    assert paired_difference(a, a.copy(), "turns")["half_width"] == 0.0  # a length keeps the plain interval
+
+
+def test_matched_proportions_interval_covers_where_few_games_change():
+    """2,000 replicates of 500 paired games in which 0.2% change to a loss and 0.4% to a win (true difference
+    +0.2 points, about 3 games changed a replicate): the plain normal interval covers the truth in about 86%
+    of them, the matched-proportions one in at least 94% (95% nominal; seed fixed)."""
+    rng = np.random.default_rng(7)
+    covered_plain = covered = 0
+    for _ in range(2000):
+        u = rng.random(500)
+        a = ((u < 0.002) | (u > 0.7)).astype(float)
+        b = (((u >= 0.002) & (u < 0.006)) | (u > 0.7)).astype(float)
+        d = b - a
+        half = z_value() * d.std(ddof=1) / math.sqrt(500)
+        covered_plain += abs(d.mean() - 0.002) <= half
+        iv = matched_proportions_interval(a, b)
+        covered += iv["ci_lo"] <= 0.002 <= iv["ci_hi"]
+    assert covered / 2000 >= 0.94
+    assert covered_plain / 2000 < 0.9
 
 
 def test_paired_difference_matches_on_the_game_column():

@@ -97,7 +97,11 @@ def test_identical_arms_have_exactly_zero_effect(two_arms) -> None:
     label, rec, meta = two_arms[0]
     eff = tables([(label, rec, meta), (label, rec.copy(), dict(meta))])["effects"]
     assert list(eff["label"]) == [f"{label} (2)"] * 2  # repeated labels are made distinct
-    assert (eff["diff"] == 0).all() and (eff["se"] == 0).all()
+    assert (eff["diff"] == 0).all()
+    turns, edge = eff.set_index("metric").loc["turns"], eff.set_index("metric").loc["first_player_edge"]
+    assert turns["se"] == 0 and turns["ci_lo"] == turns["ci_hi"] == 0
+    # the first player's edge is a 0/1 metric: its matched-proportions interval keeps half a game a cell
+    assert edge["se"] == pytest.approx(1 / (edge["n"] + 2)) and edge["ci_lo"] == pytest.approx(-edge["ci_hi"])
 
 
 def test_sweep_over_players_draws_lines(tmp_path: Path) -> None:

@@ -17,8 +17,12 @@ Metrics (``metric=``) are a records column (``turns``, ``winner_points``, ``card
 hit the turn cap (the match hit the round cap).  ``winner_points`` is averaged over every row
 (capped rounds score 0), so that both arms are averaged over the same games.
 
-Intervals are normal intervals at ``level`` (95%: ``stats.z_value()``).  The difference is always
-``b - a`` (the arm minus the reference arm).
+Intervals are at ``level`` (95%: ``stats.z_value()``): normal intervals for counts and lengths, and for the
+0/1 metrics (``seat<K>_win``, ``capped``) the Agresti-Min interval for matched proportions (Agresti & Min,
+Statistics in Medicine 24, 2005: the normal interval with half a pair added to each cell of the 2 x 2
+table), because the plain one collapses to a single point when no game changes its outcome between the
+arms, which a rule that rarely matters gives in small runs.  The difference is always ``b - a`` (the arm
+minus the reference arm).
 
 >>> d = paired_difference(records_official, records_stacking, "turns")   # doctest: +SKIP
 >>> d["diff"], d["ci_lo"], d["ci_hi"], d["n"]                             # doctest: +SKIP
@@ -36,7 +40,7 @@ import pandas as pd
 from .stats import z_value
 
 __all__ = ["index_column", "metric_values", "paired_difference", "independent_se", "variance_ratio",
-           "mean_row"]
+           "mean_row", "is_binary_metric", "matched_proportions_interval"]
 
 _SEAT_WIN = re.compile(r"^seat(\d+)_win$")
 
@@ -86,20 +90,44 @@ def mean_row(x: np.ndarray, level: float = 0.95) -> dict[str, Any]:
     return {"mean": mean, **_interval(mean, se, n, level)}
 
 
+def is_binary_metric(metric: str) -> bool:
+    """Whether ``metric`` is a 0/1 indicator per game (a win of a seat, a capped round or match)."""
+    return bool(_SEAT_WIN.match(metric)) or metric == "capped"
+
+
+def matched_proportions_interval(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, Any]:
+    """The Agresti-Min interval of p_b - p_a for paired 0/1 outcomes: with f games where only a is 1 and g
+    where only b is 1, out of n, half a game is added to each of the four cells (n + 2 games), and the normal
+    interval of the adjusted difference (g - f) / (n + 2) is taken: se = sqrt(f + g + 1 - (g - f)^2 / (n + 2))
+    / (n + 2).  Keys as _interval's (``se`` the adjusted one)."""
+    n = len(a)
+    f = float(np.count_nonzero((a == 1) & (b == 0)))
+    g = float(np.count_nonzero((a == 0) & (b == 1)))
+    m = n + 2.0
+    centre = (g - f) / m
+    se = math.sqrt(max(f + g + 1.0 - (g - f) ** 2 / m, 0.0)) / m
+    half = z_value(level) * se
+    return {"se": se, "ci_lo": centre - half, "ci_hi": centre + half, "half_width": half, "n": int(n)}
+
+
 def paired_difference(records_a: pd.DataFrame, records_b: pd.DataFrame, metric: str, level: float = 0.95
                       ) -> dict[str, Any]:
     """Mean of ``metric`` in b minus a over the games both arms played, paired game by game.
 
-    Keys: ``diff``, ``se`` (sd of the per-game differences / sqrt(n)), ``ci_lo``, ``ci_hi``,
-    ``half_width``, ``n`` (matched games), ``mean_a``, ``mean_b``.  Identical arms give exactly 0
-    with se 0.
+    Keys: ``diff``, ``se`` (sd of the per-game differences / sqrt(n); for a 0/1 metric the Agresti-Min
+    one, :func:`matched_proportions_interval`), ``ci_lo``, ``ci_hi``, ``half_width``, ``n`` (matched
+    games), ``mean_a``, ``mean_b``.  Identical arms differ by exactly 0 (with se 0 for a count or a length;
+    a win rate's interval is then about +-2 / (n + 2) wide).
     """
     a, b = _aligned(records_a, records_b, metric)
     n = len(a)
     d = b - a
     diff = float(d.mean()) if n else float("nan")
-    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return {"diff": diff, **_interval(diff, se, n, level),
+    if n > 1 and is_binary_metric(metric):
+        interval = matched_proportions_interval(a, b, level)
+    else:
+        interval = _interval(diff, float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"), n, level)
+    return {"diff": diff, **interval,
             "mean_a": float(a.mean()) if n else float("nan"), "mean_b": float(b.mean()) if n else float("nan")}
 
 

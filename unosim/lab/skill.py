@@ -22,8 +22,8 @@ Design
   interval; rounds stopped at the turn cap count as lost.  The *edge* is the win rate minus the
   fair share 1/players, in percentage points, its interval the Wilson interval shifted; the
   control arm's edge is the fair baseline (within its interval of 0).  The *paired edge* is the
-  best arm's focal win indicator minus the control arm's on the same deals, with the normal
-  interval of the mean paired difference (:func:`unosim.analysis.paired.mean_row`).  It is the headline
+  best arm's focal win indicator minus the control arm's on the same deals, with the interval for
+  matched proportions (:func:`unosim.analysis.paired.matched_proportions_interval`).  It is the headline
   estimate: the control arm's expected win rate is exactly the fair share (every seat equally
   often; less the rare rounds stopped at the turn cap), so the paired edge estimates the same
   edge over the fair share with the deals' luck, which both arms share, cancelled.  The
@@ -68,7 +68,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from ..analysis.paired import mean_row
+from ..analysis.paired import matched_proportions_interval
 from ..analysis.stats import proportion_ci, ratio_se, z_value
 from ..errors import PolicyError, UnosimError
 from ..players.policies import parse_policy
@@ -205,8 +205,9 @@ def _rate(wins: np.ndarray, players: int, prefix: str) -> dict[str, float]:
 
 
 def _paired(a: np.ndarray, b: np.ndarray, players: int) -> dict[str, float]:
-    """Paired edge b - a with its interval, the relative edge and the variance ratio of the pairing."""
-    d = mean_row(b - a, LEVEL)
+    """Paired edge b - a of the 0/1 wins with its interval (matched proportions, Agresti-Min), the relative
+    edge and the variance ratio of the pairing."""
+    d = {"mean": float((b - a).mean()), **matched_proportions_interval(a, b, LEVEL)}
     den = a.var(ddof=1) + b.var(ddof=1) if len(a) > 1 else float("nan")
     ratio = float((b - a).var(ddof=1) / den) if den and den > 0 else float("nan")
     return {"paired_edge": d["mean"], "paired_edge_lo": d["ci_lo"], "paired_edge_hi": d["ci_hi"],
