@@ -117,13 +117,14 @@ def paired_difference(records_a: pd.DataFrame, records_b: pd.DataFrame, metric: 
     Keys: ``diff``, ``se`` (sd of the per-game differences / sqrt(n); for a 0/1 metric the Agresti-Min
     one, :func:`matched_proportions_interval`), ``ci_lo``, ``ci_hi``, ``half_width``, ``n`` (matched
     games), ``mean_a``, ``mean_b``.  Identical arms differ by exactly 0 (with se 0 for a count or a length;
-    a win rate's interval is then about +-2 / (n + 2) wide).
+    a win rate's interval is then about +-2 / (n + 2) wide).  A 0/1 metric that never varied in either arm
+    (no capped round at all) keeps the single point 0: the event did not happen.
     """
     a, b = _aligned(records_a, records_b, metric)
     n = len(a)
     d = b - a
     diff = float(d.mean()) if n else float("nan")
-    if n > 1 and is_binary_metric(metric):
+    if n > 1 and is_binary_metric(metric) and not (a[0] == b[0] and (a == a[0]).all() and (b == a[0]).all()):
         interval = matched_proportions_interval(a, b, level)
     else:
         interval = _interval(diff, float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"), n, level)
