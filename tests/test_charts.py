@@ -106,6 +106,24 @@ def _texts(fig: Figure) -> list:
     return [t for t in unique if t.get_visible() and (not hasattr(t, "get_text") or t.get_text().strip())]
 
 
+def test_small_multiples_of_a_distribution_cut_no_panel_off() -> None:
+    """The histogram panels share their y axis: its top clears the tallest bin of every panel, not only of
+    the panels drawn first (a limit set panel by panel froze the axis at the first panel's peak)."""
+    runs = []
+    for k, n in enumerate(range(2, 10)):  # eight runs: small multiples; the first has the flattest histogram
+        rec = make_records(N, np.full(n, 1.0 / n), 30 + k)
+        spread = 80.0 if k == 0 else 8.0
+        rec["turns"] = (np.random.default_rng(k).gamma(3.0, spread / 3.0, size=N) + 20).astype(np.int32)
+        runs.append((f"{n} players", rec, make_meta(["random"] * n, "official", 30 + k, N)))
+    with mpl.rc_context(STYLE):
+        fig = next(c.draw() for c in report_charts(runs) if c.name == "game_length.png")
+    panels = [ax for ax in fig.axes if ax.get_visible() and any(isinstance(p, StepPatch) for p in ax.patches)]
+    assert len(panels) == 8
+    for ax in panels:
+        top = max(float(np.max(p.get_data().values)) for p in ax.patches if isinstance(p, StepPatch))
+        assert top <= ax.get_ylim()[1], ax.get_title(loc="left")
+
+
 def test_the_palette_is_six_distinct_colour_blind_safe_colours() -> None:
     assert len(PALETTE) == MAX_SERIES == 6 and len(set(PALETTE)) == 6
     assert REFERENCE not in PALETTE and "#F0E442" not in PALETTE  # yellow is too pale on white

@@ -300,6 +300,7 @@ def _dist_figure(runs: Sequence[Any], d: _Dist) -> Figure:
         return fig
     lo, hi, width, nbins = _bins(d, counts)
     edges = lo - 0.5 + width * np.arange(nbins + 1)
+    peak = 0.0  # the tallest bin of every panel: the panels share their y axis
     for ax, group in panels:
         for r, color in zip(group, palette(len(group)), strict=True):
             i = index[id(r)]
@@ -316,12 +317,16 @@ def _dist_figure(runs: Sequence[Any], d: _Dist) -> Figure:
             padded[:take] = c[:take]
             share = 100.0 * padded[lo:].reshape(nbins, width).sum(axis=1) / c.sum()
             ax.stairs(share, edges, color=color, lw=1.8, label=label, zorder=3)
+            peak = max(peak, float(share.max()))
             if _isnum(mean) and float(mean) <= edges[-1]:
                 ax.axvline(float(mean), color=color, ls=":", lw=1.2, zorder=2)
         ax.set_xlim(edges[0], edges[-1])
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_ylim(bottom=0)
         ax.yaxis.set_major_formatter(PercentFormatter(100.0, decimals=None))
+    for ax, _ in panels:
+        # once every panel is drawn: a limit set per panel froze the shared axis at the panels drawn so far,
+        # and cut the peaks of the later ones off
+        ax.set_ylim(0, 1.05 * peak if peak > 0 else 1.0)
     share = f"Share of {d.share_of}" + (f" in each {width}-{d.unit.removesuffix('s')} bin" if width > 1 else "")
     _outer(fig, panels, f"{d.xlabel} (axis ends at the 99.5th percentile, {hi:,})", share)
     _title(fig, panels, d.title, d.scope)
