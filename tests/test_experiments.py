@@ -170,6 +170,8 @@ def test_parse_arm():
     assert (arm.rules, arm.deck, arm.policies, arm.label) == ("official+jump_in", "flip", "greedy", "Flip greedy")
     with pytest.raises(ExperimentError, match="unknown arm key 'dek'.*'deck'"):
         parse_arm("dek:flip")
+    with pytest.raises(ExperimentError, match="'label:' has no value; accepted: label:VALUE"):
+        parse_arm("official; label:")  # not an arm named "official; label:"
 
 
 # ---- sweeps -------------------------------------------------------------------------------------------

@@ -172,6 +172,9 @@ def parse_arm(text: str | dict, deck: str = "classic", policies: str = "greedy")
         for item in items:
             key, sep, val = item.partition(":")
             if sep and re.fullmatch(r"[a-z_]+", key.strip()):
+                if not val.strip():
+                    raise ExperimentError(f"arm part {item!r} has no value; accepted: {key.strip()}:VALUE, e.g. "
+                                          "'stacking; label:Stack it'")
                 parts[key.strip()] = val.strip()
             elif item is items[0]:  # a bare rules string first: "stacking; label:Stack it"
                 parts["rules"] = item
