@@ -124,7 +124,8 @@ def paired_difference(records_a: pd.DataFrame, records_b: pd.DataFrame, metric: 
     n = len(a)
     d = b - a
     diff = float(d.mean()) if n else float("nan")
-    if n > 1 and is_binary_metric(metric) and not (a[0] == b[0] and (a == a[0]).all() and (b == a[0]).all()):
+    varied = n > 1 and min(a.min(), b.min()) != max(a.max(), b.max())  # some game's outcome differs from another's
+    if varied and is_binary_metric(metric):
         interval = matched_proportions_interval(a, b, level)
     else:
         interval = _interval(diff, float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"), n, level)
