@@ -52,10 +52,11 @@ import numpy as np
 from numba import njit, types
 
 from ..console import compiling
-from . import inline_patch
+from . import cache_guard, inline_patch
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
 
 inline_patch.install()  # numba's IR inliner without its quadratic copy: ~15% off the cold compile
+cache_guard.drop_stale_kernels()  # before any kernel loads its cached code: numba does not see edits of enums
 
 # ---- scalar state slots (st) ------------------------------------------------------------------------
 ST_PILE_N = 0
