@@ -3,6 +3,7 @@ checks only the file that defines a kernel, not the constants it reads from enum
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -30,8 +31,12 @@ def _tree(root: Path) -> Path:
     return pkg
 
 
+def _names(paths: list[Path]) -> list[str]:
+    return sorted(p.name.split(".")[0] for p in paths)
+
+
 @pytest.mark.parametrize("where", ["beside the sources", "NUMBA_CACHE_DIR"])
-def test_a_changed_constant_drops_every_cached_kernel_and_only_those(tmp_path, monkeypatch, where):
+def test_a_changed_source_drops_the_cached_kernels_built_on_it_and_only_those(tmp_path, monkeypatch, where):
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "numba_cache") if where == "NUMBA_CACHE_DIR" else "")
     pkg = _tree(tmp_path)
     n = 2 * len(cache_guard.KERNEL_SOURCES)
@@ -39,16 +44,33 @@ def test_a_changed_constant_drops_every_cached_kernel_and_only_those(tmp_path, m
     assert cache_guard.drop_stale_kernels(pkg) == n  # no stamp yet: nothing cached can be trusted
     assert cache_guard.cached_kernels(pkg) == []
     assert (cache_guard.cache_dir(pkg / "core" / "other.py") / "other.kernel-3.py311.nbi").exists()
-    # numba compiles and caches again; the sources are as stamped: the caches stay
-    heur = cache_guard.cache_dir(pkg / "core" / "heuristics_nb.py") / "heuristics_nb.expert_nb-9.py311.nbi"
-    heur.write_text("index")
-    assert cache_guard.drop_stale_kernels(pkg) == 0
-    assert heur.exists()
-    # enums changes (heuristics_nb.py does not): heuristics_nb's cache goes too
+
+    def recompile():
+        for rel in cache_guard.KERNEL_SOURCES:
+            src = pkg / rel
+            (cache_guard.cache_dir(src) / f"{src.stem}.kernel-12.py311.nbi").write_text("index")
+
+    recompile()
+    assert cache_guard.drop_stale_kernels(pkg) == 0  # the sources are as stamped: the caches stay
+    # heuristics_nb changes: its kernels and those built on it (lookahead, policy_api) go; nb's stay
+    (pkg / "core" / "heuristics_nb.py").write_text("# changed\n")
+    assert cache_guard.drop_stale_kernels(pkg) == 3
+    assert _names(cache_guard.cached_kernels(pkg)) == ["enums", "nb"]
+    recompile()
+    # a constant of enums changes (no other file does): every cached kernel goes
     (pkg / "core" / "enums.py").write_text("# core/enums.py\nX = 2\n")
-    assert cache_guard.drop_stale_kernels(pkg) == 1
-    assert not heur.exists()
+    assert cache_guard.drop_stale_kernels(pkg) == 5
+    assert cache_guard.cached_kernels(pkg) == []
     assert cache_guard.drop_stale_kernels(pkg) == 0
+
+
+def test_a_stamp_that_cannot_be_read_counts_as_none(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    pkg = _tree(tmp_path)
+    stamp = cache_guard.stamp_path(pkg)
+    stamp.write_text("not json")
+    assert cache_guard.drop_stale_kernels(pkg) == 2 * len(cache_guard.KERNEL_SOURCES)
+    assert json.loads(stamp.read_text()) == cache_guard.fingerprints(pkg)
 
 
 def test_the_package_is_stamped_as_its_kernel_sources_are():
@@ -59,4 +81,4 @@ def test_the_package_is_stamped_as_its_kernel_sources_are():
     stamp = cache_guard.stamp_path()
     if not os.access(stamp.parent.parent, os.W_OK):
         return
-    assert stamp.read_text().strip() == cache_guard.fingerprint()
+    assert json.loads(stamp.read_text()) == cache_guard.fingerprints()

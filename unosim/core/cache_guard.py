@@ -8,22 +8,26 @@ the kernels of other modules it calls are frozen into its cached machine code: a
 the old slot, silently.  An installed package is safe (a reinstall gives every file a new stamp, and numba
 recompiles them all); a source tree being edited is not.
 
-So the kernel sources are fingerprinted together (their contents, not their times), and when the
-fingerprint differs from the one stamped beside the caches, every cached kernel of these modules is dropped
-and numba compiles them afresh on first use.  The caches are looked for where numba keeps them: beside the
-sources (``__pycache__``) or under ``NUMBA_CACHE_DIR``; a directory that cannot be written is left alone.
+So the kernel sources are fingerprinted (their contents, not their times), in the order they build on
+one another, and when one differs from what is stamped beside the caches, the cached kernels of that module
+and of every module after it are dropped; numba compiles them afresh on first use.  An edit of
+``lookahead.py`` recompiles its kernels and ``policy_api``'s, an edit of ``enums.py`` all of them.  The caches are looked
+for where numba keeps them: beside the sources (``__pycache__``) or under ``NUMBA_CACHE_DIR``; a directory
+that cannot be written is left alone.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
-#: every module of the package that defines cached kernels, and enums, whose constants they all read
-KERNEL_SOURCES = ("core/enums.py", "core/nb.py", "core/heuristics_nb.py", "players/policy_api.py",
-                  "players/lookahead.py")
-STAMP_NAME = "kernel_sources.sha256"
+#: every module of the package that defines cached kernels, after the modules whose constants and kernels it
+#: uses (enums first: every kernel reads its constants)
+KERNEL_SOURCES = ("core/enums.py", "core/nb.py", "core/heuristics_nb.py", "players/lookahead.py",
+                  "players/policy_api.py")
+STAMP_NAME = "kernel_sources.json"
 
 
 def cache_dir(src: Path) -> Path:
@@ -41,39 +45,48 @@ def stamp_path(package: Path = PACKAGE) -> Path:
     return cache_dir(package / "core" / "nb.py") / STAMP_NAME
 
 
-def fingerprint(package: Path = PACKAGE) -> str:
-    """sha256 of the kernel sources' contents, in KERNEL_SOURCES order."""
-    h = hashlib.sha256()
-    for rel in KERNEL_SOURCES:
-        h.update(rel.encode())
-        h.update((package / rel).read_bytes())
-    return h.hexdigest()
+def fingerprints(package: Path = PACKAGE) -> dict[str, str]:
+    """sha256 of each kernel source's contents."""
+    return {rel: hashlib.sha256((package / rel).read_bytes()).hexdigest() for rel in KERNEL_SOURCES}
 
 
-def cached_kernels(package: Path = PACKAGE) -> list[Path]:
-    """numba's index and data files of the kernel modules."""
+def cached_kernels(package: Path = PACKAGE, sources: tuple[str, ...] = KERNEL_SOURCES) -> list[Path]:
+    """numba's index and data files of the kernel modules ``sources``."""
     found: list[Path] = []
-    for rel in KERNEL_SOURCES:
+    for rel in sources:
         src = package / rel
         for pattern in (f"{src.stem}.*.nbi", f"{src.stem}.*.nbc"):
             found += sorted(cache_dir(src).glob(pattern))
     return found
 
 
+def stale_sources(now: dict[str, str], stamped: dict[str, str]) -> tuple[str, ...]:
+    """The kernel modules whose caches cannot be trusted: the first source that changed and every one after."""
+    for i, rel in enumerate(KERNEL_SOURCES):
+        if stamped.get(rel) != now[rel]:
+            return KERNEL_SOURCES[i:]
+    return ()
+
+
 def drop_stale_kernels(package: Path = PACKAGE) -> int:
-    """Drop the cached kernels when the kernel sources changed since the stamp was written (or when there
-    is no stamp), then stamp the sources.  Returns how many cache files it removed."""
+    """Drop the cached kernels of every module a changed source may have changed (all of them when there is
+    no stamp), then stamp the sources.  Returns how many cache files it removed."""
     try:
-        now = fingerprint(package)
+        now = fingerprints(package)
         stamp = stamp_path(package)
-        if stamp.exists() and stamp.read_text().strip() == now:
+        try:
+            stamped = json.loads(stamp.read_text())
+        except (OSError, ValueError):
+            stamped = {}
+        stale = stale_sources(now, stamped if isinstance(stamped, dict) else {})
+        if not stale:
             return 0
         dropped = 0
-        for f in cached_kernels(package):
+        for f in cached_kernels(package, stale):
             f.unlink(missing_ok=True)
             dropped += 1
         stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(now + "\n")
+        stamp.write_text(json.dumps(now, indent=1) + "\n")
         return dropped
     except OSError:  # a tree that cannot be read or written: numba keeps its own (per-file) checks
         return 0
