@@ -9,17 +9,19 @@ the old slot, silently.  An installed package is safe (a reinstall gives every f
 recompiles them all); a source tree being edited is not.
 
 So the kernel sources are fingerprinted (their contents, not their times), in the order they build on
-one another, and when one differs from what is stamped beside the caches, the cached kernels of that module
-and of every module after it are dropped; numba compiles them afresh on first use.  An edit of
-``lookahead.py`` recompiles its kernels and ``policy_api``'s, an edit of ``enums.py`` all of them.  The caches are looked
-for where numba keeps them: beside the sources (``__pycache__``) or under ``NUMBA_CACHE_DIR``; a directory
-that cannot be written is left alone.
+one another, and when one differs from what is stamped beside the caches, the cached kernels of that
+module and of every module after it are dropped; numba compiles them afresh on first use.  An edit of
+``lookahead.py`` recompiles its kernels and ``policy_api``'s, an edit of ``enums.py`` all of them.  The
+caches are looked for where numba keeps them: beside the sources (``__pycache__``) or under
+``NUMBA_CACHE_DIR``; a directory that cannot be written is left alone.  (User policies are compiled
+without a disk cache, so they always read the constants of the installed unosim.)
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -86,7 +88,9 @@ def drop_stale_kernels(package: Path = PACKAGE) -> int:
             f.unlink(missing_ok=True)
             dropped += 1
         stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(json.dumps(now, indent=1) + "\n")
+        part = stamp.with_name(f"{stamp.name}.{os.getpid()}")  # whole or not at all: test workers start together
+        part.write_text(json.dumps(now, indent=1) + "\n")
+        os.replace(part, stamp)
         return dropped
     except OSError:  # a tree that cannot be read or written: numba keeps its own (per-file) checks
         return 0
