@@ -40,7 +40,7 @@ import pandas as pd
 from .stats import z_value
 
 __all__ = ["index_column", "metric_values", "paired_difference", "independent_se", "variance_ratio",
-           "mean_row", "is_binary_metric", "matched_proportions_interval"]
+           "mean_row", "is_binary_metric", "matched_proportions_interval", "pairing_variance_ratio"]
 
 _SEAT_WIN = re.compile(r"^seat(\d+)_win$")
 
@@ -146,7 +146,12 @@ def variance_ratio(records_a: pd.DataFrame, records_b: pd.DataFrame, metric: str
     """var(b - a) paired / (var(a) + var(b)) on the matched games: the variance of a paired
     difference relative to independent seeds (0 for identical arms, 1 when pairing does not help;
     the same games are needed for the same precision times this ratio)."""
-    a, b = _aligned(records_a, records_b, metric)
+    return pairing_variance_ratio(*_aligned(records_a, records_b, metric))
+
+
+def pairing_variance_ratio(a: np.ndarray, b: np.ndarray) -> float:
+    """:func:`variance_ratio` of two matched arrays of per-game values (nan with fewer than 2 games, or
+    when neither arm varies)."""
     if len(a) < 2:
         return float("nan")
     den = a.var(ddof=1) + b.var(ddof=1)

@@ -68,7 +68,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from ..analysis.paired import matched_proportions_interval
+from ..analysis.paired import matched_proportions_interval, pairing_variance_ratio
 from ..analysis.stats import proportion_ci, ratio_se, z_value
 from ..errors import PolicyError, UnosimError
 from ..players.policies import parse_policy
@@ -208,8 +208,7 @@ def _paired(a: np.ndarray, b: np.ndarray, players: int) -> dict[str, float]:
     """Paired edge b - a of the 0/1 wins with its interval (matched proportions, Agresti-Min), the relative
     edge and the variance ratio of the pairing."""
     d = {"mean": float((b - a).mean()), **matched_proportions_interval(a, b, LEVEL)}
-    den = a.var(ddof=1) + b.var(ddof=1) if len(a) > 1 else float("nan")
-    ratio = float((b - a).var(ddof=1) / den) if den and den > 0 else float("nan")
+    ratio = pairing_variance_ratio(a, b)
     return {"paired_edge": d["mean"], "paired_edge_lo": d["ci_lo"], "paired_edge_hi": d["ci_hi"],
             "relative_edge": players * d["mean"], "relative_lo": players * d["ci_lo"],
             "relative_hi": players * d["ci_hi"], "variance_ratio": ratio}
