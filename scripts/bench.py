@@ -23,8 +23,9 @@ interface).  The rows of other rules and decks show their rate as a ratio to off
 ``random``, one thread) timed beside each, interleaved like the C reference.
 
 The sweep row runs the 20-cell grid of ``scripts/bench_dask.py`` (2-6 players x 4 rule sets, 20,000 rounds
-a cell, one thread) into a fresh store and ``simulate`` of the same 20 cells, interleaved three times, and
-shows the sweep's rounds/s as a ratio to simulate's (the median of the three pairs): with start-up excluded
+a cell, one thread) into a fresh store and ``simulate`` of the same 20 cells, in five pairs (which of the two
+goes first alternates), and shows the sweep's rounds/s as a ratio to simulate's (the median of the five
+pairs): with start-up excluded
 (the sweep's simulating seconds against simulate's engine seconds) and included (the whole ``run_sweep``
 call, store and paired differences, against the 20 whole ``simulate`` calls, records and summaries).
 Three more ratios: all threads against one (official, 4 players, ``random``; nine pairs, as above); and,
@@ -104,29 +105,43 @@ def cli_timings() -> list[dict]:
     return rows
 
 
+SWEEP_PAIRS = 5
+
+
 def sweep_vs_simulate(games: int = 20_000) -> dict:
     """The 20-cell sweep's rounds/s as a ratio to ``simulate`` of the same cells (one thread), start-up
-    excluded and included (see the module doc); medians of three interleaved pairs."""
+    excluded and included (see the module doc); medians of SWEEP_PAIRS pairs, their order alternating."""
     from unosim import simulate
     from unosim.lab.experiments import run_sweep
 
     spec = sweep_spec(games)
     cells = [dict(players=p, rules=r) for p in range(2, 7) for r in spec["grid"]["rules"]]
     simulate(games=1000, seed=1, threads=1)
-    excl, incl = [], []
-    for _ in range(3):
+
+    def sweep() -> tuple[float, float, int]:
+        """(simulating seconds, whole seconds, rounds) of the sweep into a fresh store."""
         with tempfile.TemporaryDirectory() as store:
             t = time.perf_counter()
             df = run_sweep(spec, store=store, threads=1)
-            sweep_wall = time.perf_counter() - t
-        rounds = int(df["games"].sum())
-        engine_s = sim_wall = 0.0
+            return df.attrs["seconds"], time.perf_counter() - t, int(df["games"].sum())
+
+    def simulated() -> tuple[float, float]:
+        """(engine seconds, whole seconds) of ``simulate`` of the same cells."""
+        engine_s = wall = 0.0
         for kw in cells:
             t = time.perf_counter()
             res = simulate(games=games, seed=spec["seed"], threads=1, **kw)
-            sim_wall += time.perf_counter() - t
+            wall += time.perf_counter() - t
             engine_s += games / res.summary["games_per_second"]
-        excl.append((rounds / df.attrs["seconds"]) / (len(cells) * games / engine_s))
+        return engine_s, wall
+
+    excl, incl = [], []
+    for i in range(SWEEP_PAIRS):
+        if i % 2:
+            (engine_s, sim_wall), (sweep_s, sweep_wall, rounds) = simulated(), sweep()
+        else:
+            (sweep_s, sweep_wall, rounds), (engine_s, sim_wall) = sweep(), simulated()
+        excl.append((rounds / sweep_s) / (len(cells) * games / engine_s))
         incl.append((rounds / sweep_wall) / (len(cells) * games / sim_wall))
     return {"cells": len(cells), "rounds_per_cell": games, "ratio_excluding_startup": statistics.median(excl),
             "ratio_including_startup": statistics.median(incl)}

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +25,7 @@ from unosim import ENGINE_VERSION, simulate
 from unosim.cli import main
 from unosim.results.io import load_run
 from unosim.results.store import (
+    WRITER_THREADS,
     Cell,
     StoreError,
     cell_dir,
@@ -169,6 +171,78 @@ def test_temp_files_of_a_killed_writer_are_ignored_and_swept(tmp_path):
     assert stored_ranges(d) == [(0, 500), (500, 1000)]
     fill_cell(cell, 1500, tmp_path, chunk=500)
     assert not junk.exists() and stored_ranges(d)[-1] == (1000, 1500)
+
+
+# ---- writing behind the computation ---------------------------------------------------------------------------
+
+
+def test_chunks_are_written_off_the_computing_thread_and_all_land_before_fill_returns(tmp_path, monkeypatch):
+    """A chunk's file is written on a writer thread while the next chunk computes; fill_cell returns only after
+    every finished chunk is on disk, and load_cell's records equal a one-shot run."""
+    from unosim.results import store as store_mod
+
+    computing, writing = set(), set()
+    real_run, real_write = store_mod.run_chunk, store_mod.write_chunk
+
+    def run(*a, **k):
+        computing.add(threading.current_thread().name)
+        return real_run(*a, **k)
+
+    def slow_write(*a, **k):
+        writing.add(threading.current_thread().name)
+        time.sleep(0.05)  # slower than a chunk: the last writes are still queued when the computing ends
+        real_write(*a, **k)
+
+    monkeypatch.setattr(store_mod, "run_chunk", run)
+    monkeypatch.setattr(store_mod, "write_chunk", slow_write)
+    cell = make_cell(seed=12, policies="random")
+    info = fill_cell(cell, 2000, tmp_path, threads=1, chunk=100)
+    assert info.ran == 2000 and not info.interrupted
+    assert stored_ranges(cell_dir(cell, tmp_path)) == [(lo, lo + 100) for lo in range(0, 2000, 100)]
+    assert writing and not writing & computing and all(n.startswith("unosim-write") for n in writing)
+    assert info.seconds >= 20 * 0.05 / WRITER_THREADS  # the wait for the last writes counts
+    pd.testing.assert_frame_equal(load_cell(cell, 2000, tmp_path), simulate(**cell.sim_kwargs(), games=2000).records)
+
+
+def test_a_failed_write_stops_the_run_early_and_keeps_what_was_written(tmp_path, monkeypatch):
+    from unosim.errors import OutputError
+    from unosim.results import store as store_mod
+
+    computed = []
+    real_run, real_write = store_mod.run_chunk, store_mod.write_chunk
+
+    def run(cell, lo, hi, **k):
+        computed.append(lo)
+        time.sleep(0.01)
+        return real_run(cell, lo, hi, **k)
+
+    def failing_write(d, lo, hi, frames):
+        if lo == 300:
+            raise OutputError(f"cannot write chunk {lo} (No space left on device)")
+        real_write(d, lo, hi, frames)
+
+    monkeypatch.setattr(store_mod, "run_chunk", run)
+    monkeypatch.setattr(store_mod, "write_chunk", failing_write)
+    cell = make_cell(seed=13, policies="random")
+    with pytest.raises(OutputError, match="cannot write chunk 300"):
+        fill_cell(cell, 4000, tmp_path, threads=1, chunk=100)
+    assert len(computed) < 40  # stopped at a hand-over after the failure, not at the end
+    kept = stored_ranges(cell_dir(cell, tmp_path))
+    assert (0, 100) in kept and (300, 400) not in kept
+
+
+def test_leaving_write_behind_waits_for_every_write_whatever_ended_the_block():
+    from unosim.results.store import WriteBehind
+
+    class Task:
+        size = 1
+
+    done = []
+    with pytest.raises(KeyboardInterrupt), WriteBehind(lambda t, r: (time.sleep(0.02), done.append(r))) as behind:
+        for i in range(6):
+            behind(Task(), i)
+        raise KeyboardInterrupt
+    assert sorted(done) == list(range(6)) and behind.waited > 0
 
 
 # ---- SIGKILL ------------------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ from ..errors import UnosimError
 from ..players.policies import split_top_level
 from ..results import store as _store
 from ..results.backends import backend_session
-from ..results.store import Cell, StoreError, fill_cells, load_cell, make_cell
+from ..results.store import Cell, FillInfo, StoreError, fill_cells, load_cells, make_cell
 from ..ruleset.decks import get_deck
 from ..ruleset.rules import parse_rules
 from ..running.sim import default_batch, simulate
@@ -239,24 +239,18 @@ class _Bars:
 
 def _fill_all(cells: list[Cell], labels: list[str], n: int, root, threads, chunk, progress: bool, bars: _Bars,
               backend=None) -> tuple[list[pd.DataFrame], bool, int]:
-    """Records of games [0, n) of every cell (stops after an interrupted cell); returns
-    (records, interrupted, games run now)."""
-    recs, interrupted, ran = [], False, 0
-    if backend is not None and backend.batch_cells:  # a cluster: the chunks of every cell at once
-        infos = fill_cells(cells, n, root, threads, progress, chunk, backend=backend)
-        ran = sum({i.key: i.ran for i in infos}.values())
-        if any(i.interrupted for i in infos):
-            return _stored_prefix(cells, n, root), True, ran
-    for cell, label in zip(cells, labels, strict=True):
-        if interrupted:
-            break
-        df = load_cell(cell, n, root, threads, progress, chunk, desc=label[:30], backend=backend)
-        info = df.attrs["store"]
-        bars.cover(cell.key, info["stored_before"] + info["ran"])
-        interrupted = info["interrupted"]
-        ran += info["ran"]
-        recs.append(df)
-    return recs, interrupted, ran
+    """Records of games [0, n) of every cell, the missing chunks of all of them run together (so that writing
+    one overlaps computing the next); returns (records, interrupted, games run now).  After an interrupt:
+    the stored records of the leading cells that have any."""
+    desc = labels[0][:30] if len(cells) == 1 else None
+    recs = load_cells(cells, n, root, threads, progress, chunk, desc=desc, backend=backend)
+    infos = {df.attrs["store"]["key"]: df.attrs["store"] for df in recs}
+    ran = sum(i["ran"] for i in infos.values())
+    if any(i["interrupted"] for i in infos.values()):
+        return _stored_prefix(cells, n, root), True, ran
+    for cell in cells:
+        bars.cover(cell.key, n)
+    return recs, False, ran
 
 
 def _stored_prefix(cells: list[Cell], n: int, root) -> list[pd.DataFrame]:
@@ -296,9 +290,13 @@ def check_sizes(games: Any, max_games: Any, precision: Any, chunk: Any, mode: An
 
 def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: str, precision: float | None,
                      max_games: int | None, root=None, threads=None, progress: bool = False,
-                     chunk: int | None = None, bars: _Bars | None = None, backend=None) -> dict[str, Any]:
+                     chunk: int | None = None, bars: _Bars | None = None, backend=None,
+                     have: list[pd.DataFrame] | None = None) -> dict[str, Any]:
     """Fill every cell to ``games``, then (with ``precision``) grow all of them together until the key
     half-width (paired from the first cell when there are several) is at most ``precision``.
+
+    ``have``: the records of games [0, games) of every cell, already in hand (nothing is filled or read for
+    them).
 
     ``progress``: a bar per cell, and an overall bar (``bars``, when the caller has its own).
     ``backend``: where the chunks run (:mod:`unosim.results.backends`; None: threads here).
@@ -321,7 +319,12 @@ def run_to_precision(cells: list[Cell], labels: list[str], games: int, metric: s
     ran = 0
     try:
         while True:
-            recs, interrupted, now = _fill_all(cells, labels, n, root, t, chunk, progress, bars, backend)
+            if have is not None:
+                recs, interrupted, now, have = have, False, 0, None
+                for cell in cells:
+                    bars.cover(cell.key, n)
+            else:
+                recs, interrupted, now = _fill_all(cells, labels, n, root, t, chunk, progress, bars, backend)
             ran += now
             hw = key_half_width(recs, metric) if not interrupted else float("nan")
             done = precision is None or interrupted or hw <= precision or n >= max_games
@@ -824,9 +827,9 @@ def run_sweep(path_or_dict: str | Path | dict, dry_run: bool = False, store: str
     Dry run columns: the axes, key, stored (games in the store), games (planned),
     pilot_mean_turns, est_turns, est_seconds; ``attrs["estimate"]`` says how.
 
-    ``backend``/``scheduler``/``workers``/``client``: where the chunks run (see :func:`compare`).  On a
-    cluster the first ``games`` of every cell are submitted together (a row's ``seconds`` then
-    counts only its precision steps; ``attrs["seconds"]`` counts everything)."""
+    ``backend``/``scheduler``/``workers``/``client``: where the chunks run (see :func:`compare`).  The first
+    ``games`` of every cell are submitted together, so that writing one cell overlaps computing the next (a
+    row's ``seconds`` then counts only its precision steps; ``attrs["seconds"]`` counts everything)."""
     sw = parse_sweep(path_or_dict, policy_files)
     threads = threads if threads is not None else sw.threads
     if dry_run:
@@ -902,21 +905,28 @@ def _sweep_rows(sw: Sweep, store, threads, progress: bool, be, held: dict[str, p
     keep = fits_in_memory(sum(record_bytes(c.mode, c.players, from_disk=True) * n for _, c in sw.cells), 0.25)
     bars = _Bars(progress, len(sw.cells) * sw.games, sw.cells[0][1].unit)
     try:
-        if be.batch_cells:  # a cluster: the first games of every cell at once
-            t0 = time.perf_counter()
-            cells = [c for _, c in sw.cells]
+        # the first games of every cell at once, so that writing one cell overlaps computing the next
+        t0 = time.perf_counter()
+        cells = [c for _, c in sw.cells]
+        first: dict[str, pd.DataFrame] = {}  # their records, in hand
+        if keep:
+            recs = load_cells(cells, sw.games, store, threads, progress, sw.chunk, desc="sweep", backend=be)
+            first = {c.key: df for c, df in zip(cells, recs, strict=True)}
+            infos = [FillInfo(**df.attrs["store"]) for df in first.values()]
+        else:
             infos = fill_cells(cells, sw.games, store, threads, progress, sw.chunk, desc="sweep", backend=be)
-            total_s += time.perf_counter() - t0
-            ran += sum({i.key: i.ran for i in infos}.values())
-            if any(i.interrupted for i in infos):
-                done = _stored_prefix(cells, sw.games, store)
-                rows = [_cell_row(axes, cell, {"records": [rec], "half_width": key_half_width([rec], sw.metric),
-                                               "reached": None, "seconds": 0.0})
-                        for (axes, cell), rec in zip(sw.cells, done, strict=False)]
-                return rows, total_s, True, ran
+        total_s += time.perf_counter() - t0
+        ran += sum({i.key: i.ran for i in infos}.values())
+        if any(i.interrupted for i in infos):
+            done = _stored_prefix(cells, sw.games, store)
+            rows = [_cell_row(axes, cell, {"records": [rec], "half_width": key_half_width([rec], sw.metric),
+                                           "reached": None, "seconds": 0.0})
+                    for (axes, cell), rec in zip(sw.cells, done, strict=False)]
+            return rows, total_s, True, ran
         for axes, cell in sw.cells:
+            have = [first[cell.key]] if cell.key in first else None
             out = run_to_precision([cell], [_axes_label(axes)], sw.games, sw.metric, sw.precision, sw.max_games,
-                                   store, threads, progress, sw.chunk, bars, backend=be)
+                                   store, threads, progress, sw.chunk, bars, backend=be, have=have)
             total_s += out["seconds"]
             ran += out["ran"]
             rows.append(_cell_row(axes, cell, out))

@@ -41,7 +41,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,8 +57,6 @@ from .store import Cell, ChunkTask, TasksRun, run_tasks_locally
 CONNECT_TIMEOUT_S = 3
 #: seconds a LocalCluster may take to start its workers and warm them
 LOCAL_START_TIMEOUT_S = 120
-#: threads of this process that write received chunks (parquet + fsync) while more arrive
-WRITER_THREADS = 4
 #: re-runs of a chunk whose task raised (a dead worker's chunks are rescheduled by the scheduler)
 RETRIES = 3
 
@@ -83,8 +80,6 @@ class LocalBackend:
     name: str = "local"
     workers: int = 0
     cluster_start_seconds: float = 0.0
-    #: whether callers should submit the chunks of all cells together (pointless for threads)
-    batch_cells: bool = False
     #: the default chunk's most, in local batches (rounds.default_chunk)
     chunk_scale: int = 1
     info: dict[str, Any] = field(default_factory=dict)
@@ -150,7 +145,6 @@ def _make_plugin():
 class DaskBackend:
     """Chunks as tasks on a ``dask.distributed`` cluster; results written by the driver as they arrive."""
 
-    batch_cells = True
     #: A chunk is a task, whose records travel to this process: up to 250,000 rounds (12,500 matches) a chunk by
     #: default, five local batches.  A 2,000,000-round run on 2 workers of a 2-core machine ran at 0.95x the
     #: local threads' speed in 50,000-round chunks, 0.99x in 125,000 and 1.01x in 250,000 (docs/dask.md).
@@ -188,13 +182,13 @@ class DaskBackend:
 
     def run_tasks(self, tasks: list[ChunkTask], on_done: OnDone, progress: bool = False, unit: str = "rounds",
                   desc: str = "simulating") -> TasksRun:
-        """Submit every chunk, then hand each to ``on_done`` (on :data:`WRITER_THREADS` writer threads,
-        so writing chunks keeps up with many workers) in the order they finish.
+        """Submit every chunk, then hand each to ``on_done`` in the order they finish (callers that write
+        chunks hand them to writer threads, :class:`unosim.results.store.WriteBehind`, so that receiving keeps
+        up with many workers).
 
         On KeyboardInterrupt (or an exception in ``on_done``) the chunks not yet received are
-        cancelled; the received ones are written first.  Losing the scheduler mid-run (every future
-        cancelled, or the connection closed) is a one-line :class:`~unosim.errors.BackendError`, after
-        the received chunks are written."""
+        cancelled.  Losing the scheduler mid-run (every future cancelled, or the connection closed) is a
+        one-line :class:`~unosim.errors.BackendError`; the received chunks are kept."""
         from distributed import as_completed
 
         if not tasks:
@@ -204,27 +198,20 @@ class DaskBackend:
         t0 = time.perf_counter()
         futures = {self.client.submit(compute_task, t, key=f"unosim-{type(t).__name__}-{i}-{tag}", retries=RETRIES,
                                       pure=False): t for i, t in enumerate(tasks)}
-        info, lock = TasksRun(), threading.Lock()
+        info = TasksRun()
         received: set = set()
-        writes: list[Future] = []
-        pool = ThreadPoolExecutor(max_workers=WRITER_THREADS, thread_name_prefix="unosim-write")
-
-        def write(task: ChunkTask, res: SimulationResult) -> None:
-            on_done(task, res)
-            with lock:
-                info.ran += task.size
-                if bar is not None:
-                    bar.update(task.size)
-
         try:
             for fut, res in as_completed(futures, loop=self.client.loop, with_results=True):
                 if isinstance(res, BaseException):  # not a chunk: the futures were cancelled, the scheduler is gone
                     raise self._lost(res)
-                writes.append(pool.submit(write, futures[fut], res))
                 received.add(fut.key)
                 fut.release()
-                writes = _raise_failed(writes)
-        except BaseException as e:  # stop now: what arrived is written, the rest is cancelled (a resume reruns it)
+                task = futures[fut]
+                on_done(task, res)
+                info.ran += task.size
+                if bar is not None:
+                    bar.update(task.size)
+        except BaseException as e:  # stop now: what arrived is kept, the rest is cancelled (a resume reruns it)
             info.interrupted = isinstance(e, KeyboardInterrupt)
             with contextlib.suppress(Exception):  # nothing to cancel on a lost scheduler
                 self.client.cancel([f for f in futures if f.key not in received])
@@ -233,13 +220,8 @@ class DaskBackend:
                     raise self._lost(e) from None
                 raise
         finally:
-            pool.shutdown(wait=True)
             if bar is not None:
                 bar.close()
-        try:
-            _raise_failed(writes)
-        except KeyboardInterrupt:
-            info.interrupted = True
         info.seconds = time.perf_counter() - t0
         return info
 
@@ -292,15 +274,6 @@ def _connection_lost(e: BaseException) -> bool:
     from distributed.comm.core import CommClosedError
 
     return isinstance(e, CommClosedError | asyncio.CancelledError) or type(e).__name__ == "FutureCancelledError"
-
-
-def _raise_failed(writes: list[Future]) -> list[Future]:
-    """Re-raise the first exception of a finished write (KeyboardInterrupt included); else the
-    writes still running."""
-    for w in writes:
-        if w.done() and w.exception() is not None:
-            raise w.exception()
-    return [w for w in writes if not w.done()]
 
 
 Backend = LocalBackend | DaskBackend

@@ -53,6 +53,7 @@ from .store import (
     Cell,
     ChunkTask,
     StoreError,
+    WriteBehind,
     locked,
     make_cell,
     missing_ranges,
@@ -140,8 +141,9 @@ def run_into_dir(out_dir: Path | str, cell: Cell, games: int, threads: int | Non
 
         tasks = [ChunkTask(cell, lo, hi, tuple(sorted(extra.items()))) for lo, hi in todo]
         run = (backend.run_tasks if backend is not None else functools.partial(run_tasks_locally, threads=t))
-        done = run(tasks, write, progress, cell.unit)
-        elapsed = done.seconds
+        with WriteBehind(write) as behind:
+            done = run(tasks, behind, progress, cell.unit)
+        elapsed = done.seconds + behind.waited
         records = read_chunks(cdir, cell.index, quarantine=True)
         if records is None:
             records = first.records.iloc[:0]

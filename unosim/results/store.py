@@ -40,9 +40,11 @@ import hashlib
 import json
 import re
 import shutil
+import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -311,6 +313,56 @@ def run_tasks_locally(tasks: list[ChunkTask], on_done, progress: bool = False, u
     return TasksRun(int(done.sum()), interrupted, seconds)
 
 
+#: threads that write finished chunks (parquet + fsync) while the next ones are computed
+WRITER_THREADS = 4
+
+
+class WriteBehind:
+    """``write(task, result)`` on writer threads of its own, so that the threads that compute chunks (or the
+    loop that receives a cluster's) never wait for a file: call the object as ``on_done``.
+
+    Leaving the ``with`` block waits for every write handed over, whatever ended the block (``waited``: the
+    seconds that took); a Ctrl-C meanwhile sets ``interrupted`` and the waiting goes on (finished work is never
+    lost).  The first write
+    that failed is raised there, and at once by the next hand-over, so that a full disk stops the run
+    early."""
+
+    def __init__(self, write: Callable[[Any, Any], None], threads: int = WRITER_THREADS) -> None:
+        self._write = write
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="unosim-write")
+        self._writes: list[Future] = []
+        self._lock = threading.Lock()
+        self.interrupted = False
+        self.waited = 0.0
+
+    def __call__(self, task, result) -> None:
+        with self._lock:
+            self._raise_failed()
+            self._writes.append(self._pool.submit(self._write, task, result))
+
+    def _raise_failed(self) -> None:
+        for w in self._writes:
+            if w.done() and w.exception() is not None:
+                raise w.exception()
+        self._writes = [w for w in self._writes if not w.done()]
+
+    def __enter__(self) -> WriteBehind:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        t0 = time.perf_counter()
+        while True:
+            try:
+                self._pool.shutdown(wait=True)
+                break
+            except KeyboardInterrupt:
+                self.interrupted = True
+        self.waited = time.perf_counter() - t0
+        if exc is None:
+            with self._lock:
+                self._raise_failed()
+
+
 def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: float = 0.0,
                         compile_s: float = 0.0, threads: int = 1, batch_size: int | None = None,
                         interrupted: bool = False, template: dict[str, Any] | None = None) -> SimulationResult:
@@ -441,11 +493,13 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
                 if keep is not None:
                     keep.setdefault(task.cell.key, []).append(res.records)
 
-            run = run_tasks(tasks, write, progress, unique[0].unit,
-                                    desc=desc or (unique[0].key if len(unique) == 1 else f"{len(unique)} cells"))
+            with WriteBehind(write) as behind:
+                run = run_tasks(tasks, behind, progress, unique[0].unit,
+                                desc=desc or (unique[0].key if len(unique) == 1 else f"{len(unique)} cells"))
             for key, info in infos.items():
                 info.ran = sum(hi - lo for lo, hi in written.get(key, ()))
-                info.interrupted, info.seconds = run.interrupted, run.seconds
+                info.interrupted = run.interrupted or behind.interrupted
+                info.seconds = run.seconds + behind.waited
         return [infos[c.key] for c in cells]
 
 
@@ -473,16 +527,28 @@ def load_cell(cell: Cell, games: int, root: Path | str | None = None, threads: i
 
     ``records.attrs["store"]`` holds the :class:`FillInfo` as a dict.  After an interrupt the
     records may have gaps (``attrs["store"]["interrupted"]`` is True)."""
+    return load_cells([cell], games, root, threads, progress, chunk, desc, backend)[0]
+
+
+def load_cells(cells: list[Cell], games: int, root: Path | str | None = None, threads: int | None = None,
+               progress: bool = False, chunk: int | None = None, desc: str | None = None,
+               backend=None) -> list[pd.DataFrame]:
+    """:func:`load_cell` for several cells at once: the missing chunks of all of them run together
+    (:func:`fill_cells`, so that writing one cell's chunks overlaps computing the next), and what was computed
+    now is not read back.  One frame per cell; the records of every cell are held in memory together."""
     ran: dict[str, list[pd.DataFrame]] = {}
-    info = fill_cells([cell], games, root, threads, progress, chunk, desc, backend, keep=ran)[0]
-    if info.interrupted and not stored_ranges(cell_dir(cell, root)):
-        df = probe(cell).records.iloc[:0].copy()  # interrupted before the first chunk landed
-    elif info.stored_before == 0 and info.ran == games:  # all computed now: no need to read it back
-        df = combine_chunks(ran[cell.key], cell.index, games)
-    else:
-        df = read_cell(cell, games, root)
-    df.attrs["store"] = asdict(info)
-    return df
+    infos = fill_cells(cells, games, root, threads, progress, chunk, desc, backend, keep=ran)
+    out = []
+    for cell, info in zip(cells, infos, strict=True):
+        if info.interrupted and not stored_ranges(cell_dir(cell, root)):
+            df = probe(cell).records.iloc[:0].copy()  # interrupted before the first chunk landed
+        elif info.stored_before == 0 and info.ran == games:  # all computed now: no need to read it back
+            df = combine_chunks(ran[cell.key], cell.index, games)
+        else:
+            df = read_cell(cell, games, root)
+        df.attrs["store"] = asdict(info)
+        out.append(df)
+    return out
 
 
 # ---- listing, showing and removing (``unosim results``) --------------------------------------------------
@@ -560,7 +626,7 @@ def remove_cell(key: str, root: Path | str | None = None) -> str:
 
 
 __all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "run_chunk", "fill_cell",
-           "read_cell", "load_cell", "fill_cells", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
+           "read_cell", "load_cell", "load_cells", "fill_cells", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
            "write_chunk", "write_frame", "write_json", "stored_ranges", "read_chunks", "missing_ranges",
            "sweep_temp_files", "result_from_records", "SimulationError", "chunk_path", "covered", "combine_chunks",
            "quarantine_damaged", "read_frame", "DamagedFileError", "cell_dir", "locked", "read_cell_file"]
