@@ -156,10 +156,11 @@ def seat_wins(records: pd.DataFrame, players: int) -> np.ndarray:
     return np.bincount(w, minlength=players)[:players].astype(np.int64)
 
 
-def capped_count(records: pd.DataFrame) -> int:
-    """Rounds that ended at the turn cap (``end_reason == "turn_cap"``; ``winner < 0`` if no such column)."""
+def capped_count(records: pd.DataFrame, reason: str = "turn_cap") -> int:
+    """Rounds that ended at the turn cap (``end_reason == "turn_cap"``), or matches at the round cap with
+    ``reason="round_cap"``; ``winner < 0`` if the records have no such column."""
     if "end_reason" in records.columns:
-        return int((records["end_reason"] == "turn_cap").sum())  # a categorical compares by its codes
+        return int((records["end_reason"] == reason).sum())  # a categorical compares by its codes
     return int((records["winner"].to_numpy() < 0).sum())
 
 

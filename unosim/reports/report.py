@@ -27,7 +27,15 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from unosim.analysis.paired import paired_difference
-from unosim.analysis.stats import mean_ci, policy_table, proportion_ci, seat_table, summarize, z_value
+from unosim.analysis.stats import (
+    capped_count,
+    mean_ci,
+    policy_table,
+    proportion_ci,
+    seat_table,
+    summarize,
+    z_value,
+)
 from unosim.fmt import fmt_ci, fmt_pm
 from unosim.fmt import isnum as _isnum
 from unosim.reports.charts import (
@@ -624,7 +632,7 @@ def _match_frame(runs: Sequence[Run]) -> pd.DataFrame:
                      "mean_rounds": mean, "rounds_ci_lo": mean - z * se, "rounds_ci_hi": mean + z * se,
                      "seat0_match_win_rate": p, "first_player_match_edge": p - 1.0 / n,
                      "edge_ci_lo": lo - 1.0 / n, "edge_ci_hi": hi - 1.0 / n,
-                     "capped_matches": int((rec["end_reason"] == "round_cap").sum())})
+                     "capped_matches": capped_count(rec, "round_cap")})
     return _by_series_then_players(pd.DataFrame(rows))
 
 

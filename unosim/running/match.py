@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .. import ENGINE_VERSION, __version__
-from ..analysis.stats import mean_ci, proportion_ci
+from ..analysis.stats import capped_count, mean_ci, proportion_ci
 from ..analysis.stats import ratio_se as _ratio_se
 from ..analysis.teams import add_team_columns, with_teams
 from ..console import compile_seconds
@@ -274,7 +274,7 @@ def summarize_matches(records: pd.DataFrame, meta: dict[str, Any]) -> dict[str, 
         "policy_round_win_rate": {k: num(v) for k, v in prw.items()},
         "policy_round_win_rate_se": {k: num(v) for k, v in prw_se.items()},
         "mean_final_score_by_seat": [num(x) for x in scores.mean(axis=0)] if m else [None] * n,
-        "capped_matches": int((records["end_reason"] == "round_cap").sum()),
+        "capped_matches": capped_count(records, "round_cap"),
     }
     if "loser" in records:
         summary.update(avoided_loss(records, n, pols))
