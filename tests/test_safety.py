@@ -501,6 +501,52 @@ run_batches(30, 10, 2, work, False, "rounds")
 """
 
 
+WRITES_BEHIND = """
+import pathlib, sys, time
+from unosim.results.store import WriteBehind
+from unosim.running.sim import run_batches
+
+out = pathlib.Path(sys.argv[1])
+
+class Task:
+    size = 10
+
+    def __init__(self, lo):
+        self.lo = lo
+
+def slow_write(task, result):
+    time.sleep(1.5)  # still writing when the second Ctrl-C comes
+    (out / f"chunk{task.lo}").write_text("written")
+
+with WriteBehind(slow_write) as behind:
+    def work(lo, hi):
+        while lo == 0:  # the first batch never returns
+            time.sleep(0.01)
+        behind(Task(lo), None)
+
+    print("ready", flush=True)
+    run_batches(30, 10, 2, work, False, "rounds")
+"""
+
+
+def test_a_second_ctrl_c_still_writes_the_finished_batches_handed_to_the_writers(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    p = subprocess.Popen([sys.executable, "-c", WRITES_BEHIND, str(tmp_path)], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=20)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert "the 20 rounds of finished batches were kept" in err
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["chunk10", "chunk20"]
+
+
 def test_a_second_ctrl_c_ends_at_once_naming_the_abandoned_batches():
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     p = subprocess.Popen([sys.executable, "-c", NEVER_ENDS], env=env, stdout=subprocess.PIPE,

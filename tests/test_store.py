@@ -245,6 +245,27 @@ def test_leaving_write_behind_waits_for_every_write_whatever_ended_the_block():
     assert sorted(done) == list(range(6)) and behind.waited > 0
 
 
+def test_write_behind_holds_at_most_its_pending_chunks():
+    """A hand-over beyond ``pending`` waits for a write to finish: a slow disk does not fill the memory."""
+    from unosim.results.store import WriteBehind
+
+    class Task:
+        size = 1
+
+    state = {"handed": 0, "written": 0, "most": 0}
+
+    def slow(task, result):
+        time.sleep(0.03)
+        state["written"] += 1
+
+    with WriteBehind(slow, threads=1, pending=2) as behind:
+        for i in range(6):
+            behind(Task(), i)
+            state["handed"] += 1
+            state["most"] = max(state["most"], state["handed"] - state["written"])
+    assert state["written"] == 6 and state["most"] == 2  # unbounded, all six would wait at once
+
+
 # ---- SIGKILL ------------------------------------------------------------------------------------------
 
 

@@ -315,21 +315,26 @@ def run_tasks_locally(tasks: list[ChunkTask], on_done, progress: bool = False, u
 
 #: threads that write finished chunks (parquet + fsync) while the next ones are computed
 WRITER_THREADS = 4
+#: finished chunks that may wait for a writer at once; handing over one more waits (a slow disk must not fill
+#: the memory with records)
+WRITES_PENDING = 4 * WRITER_THREADS
 
 
 class WriteBehind:
     """``write(task, result)`` on writer threads of its own, so that the threads that compute chunks (or the
-    loop that receives a cluster's) never wait for a file: call the object as ``on_done``.
+    loop that receives a cluster's) never wait for a file: call the object as ``on_done``.  Up to
+    :data:`WRITES_PENDING` chunks wait for a writer; a hand-over beyond that waits for one of them.
 
     Leaving the ``with`` block waits for every write handed over, whatever ended the block (``waited``: the
     seconds that took); a Ctrl-C meanwhile sets ``interrupted`` and the waiting goes on (finished work is never
-    lost).  The first write
-    that failed is raised there, and at once by the next hand-over, so that a full disk stops the run
-    early."""
+    lost).  The first write that failed is raised there, and at once by the next hand-over, so that a full disk
+    stops the run early."""
 
-    def __init__(self, write: Callable[[Any, Any], None], threads: int = WRITER_THREADS) -> None:
+    def __init__(self, write: Callable[[Any, Any], None], threads: int = WRITER_THREADS,
+                 pending: int = WRITES_PENDING) -> None:
         self._write = write
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="unosim-write")
+        self._slots = threading.BoundedSemaphore(pending)
         self._writes: list[Future] = []
         self._lock = threading.Lock()
         self.interrupted = False
@@ -338,7 +343,11 @@ class WriteBehind:
     def __call__(self, task, result) -> None:
         with self._lock:
             self._raise_failed()
-            self._writes.append(self._pool.submit(self._write, task, result))
+        self._slots.acquire()
+        with self._lock:
+            w = self._pool.submit(self._write, task, result)
+            w.add_done_callback(lambda _: self._slots.release())
+            self._writes.append(w)
 
     def _raise_failed(self) -> None:
         for w in self._writes:
@@ -346,17 +355,26 @@ class WriteBehind:
                 raise w.exception()
         self._writes = [w for w in self._writes if not w.done()]
 
+    def _finish(self) -> None:
+        self._pool.shutdown(wait=True)
+
     def __enter__(self) -> WriteBehind:
+        from ..running.rounds import finish_before_exit
+
+        finish_before_exit.append(self._finish)  # a second Ctrl-C ends the process once these writes end
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
         t0 = time.perf_counter()
         while True:
             try:
-                self._pool.shutdown(wait=True)
+                self._finish()
                 break
             except KeyboardInterrupt:
                 self.interrupted = True
+        from ..running.rounds import finish_before_exit
+
+        finish_before_exit.remove(self._finish)
         self.waited = time.perf_counter() - t0
         if exc is None:
             with self._lock:

@@ -11,6 +11,7 @@ import platform
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,9 +162,19 @@ def _run_inline(bounds: tuple[int, int], done: np.ndarray, work) -> tuple[np.nda
     return done, False, time.perf_counter() - t0
 
 
+#: what must end before a second Ctrl-C ends the process: the writing of the finished batches handed over
+#: (:class:`unosim.results.store.WriteBehind` adds its own while it runs)
+finish_before_exit: list[Callable[[], None]] = []
+
+
 def abandon(in_flight: list[tuple[int, int]], finished: int, unit: str) -> None:
     """End the process at once (exit 130) after a second Ctrl-C, saying which batches were abandoned;
-    every finished batch was already handed over (written, with ``--out`` or the store)."""
+    every finished batch was already handed over, and its writing (with ``--out`` or the store) ends first."""
+    for finish in list(finish_before_exit):
+        try:
+            finish()
+        except BaseException:  # a third Ctrl-C, or a write that failed: end anyway
+            break
     ranges = ", ".join(f"{lo:,}-{hi - 1:,}" for lo, hi in sorted(in_flight)[:5])
     more = f" and {len(in_flight) - 5} more" if len(in_flight) > 5 else ""
     sys.stderr.write(f"second Ctrl-C: stopped at once; abandoned {len(in_flight)} batch(es) in flight "
