@@ -79,6 +79,17 @@ def test_store_match_mode_chunks_equal_one_shot(tmp_path):
     pd.testing.assert_frame_equal(got, simulate(mode="match", players=3, seed=2, target=150, games=25, policies="random").records)
 
 
+@pytest.mark.parametrize("kw", [dict(seed=3, policies="random"),
+                                dict(players=3, policies="greedy,random,hold_wilds", seating="rotate", rules="stacking"),
+                                dict(mode="match", target=200, policies="random", deck="flip"),
+                                dict(mode="match", players=4, partners=True, policies="greedy,random,greedy,random")])
+def test_cell_meta_is_the_meta_of_a_one_game_run_without_running_it(kw):
+    from unosim.results.store import cell_meta, probe
+
+    cell = make_cell(**kw)
+    assert cell_meta(cell) == probe(cell).meta
+
+
 def test_missing_ranges_on_the_chunk_grid():
     assert missing_ranges([], 25, 10) == [(0, 10), (10, 20), (20, 25)]
     assert missing_ranges([(0, 10), (20, 30)], 35, 10) == [(10, 20), (30, 35)]

@@ -54,7 +54,16 @@ from ..errors import SimulationError
 from ..players.policies import parse_policy, split_top_level
 from ..results.outdir import writes_folder
 from ..running.sim import check_simulate
-from ..validate import check_games, check_memory, check_mode, check_players, check_seed, integer, record_bytes
+from ..validate import (
+    check_games,
+    check_memory,
+    check_mode,
+    check_players,
+    check_seed,
+    fits_in_memory,
+    integer,
+    record_bytes,
+)
 
 __all__ = ["TournamentError", "TournamentResult", "parse_field", "choose_lineups", "check_tournament",
            "run_tournament",
@@ -212,13 +221,22 @@ def _comparisons(wins: np.ndarray, seats: np.ndarray) -> np.ndarray:
     return comp
 
 
-def _wins_by_lineup(winner: np.ndarray, npol: int, weights: np.ndarray | None = None) -> np.ndarray:
-    """(L, P) wins of each policy in each line-up, optionally weighting deal g by weights[g]."""
-    nl, g = winner.shape
-    ok = winner >= 0
-    codes = (np.arange(nl)[:, None] * npol + winner)[ok]
-    w = None if weights is None else np.broadcast_to(weights, (nl, g))[ok]
-    return np.bincount(codes, weights=w, minlength=nl * npol).reshape(nl, npol).astype(np.float64)
+class _WinCodes:
+    """The games with a winner, as (line-up x policies + winner) codes and their deals, found once for every
+    resample of the bootstrap."""
+
+    def __init__(self, winner: np.ndarray, npol: int) -> None:
+        nl, g = winner.shape
+        ok = winner >= 0
+        self.shape = (nl, npol)
+        self.codes = (np.arange(nl)[:, None] * npol + winner)[ok]
+        self.deal = np.broadcast_to(np.arange(g), (nl, g))[ok]
+
+    def wins(self, weights: np.ndarray | None = None) -> np.ndarray:
+        """(L, P) wins of each policy in each line-up, optionally weighting deal g by weights[g]."""
+        w = None if weights is None else weights[self.deal]
+        n = self.shape[0] * self.shape[1]
+        return np.bincount(self.codes, weights=w, minlength=n).reshape(self.shape).astype(np.float64)
 
 
 def _fit(comp: np.ndarray) -> np.ndarray:
@@ -235,7 +253,8 @@ def fit_ratings(winner: np.ndarray, seats: np.ndarray, bootstrap: int = DEFAULT_
     (line-ups, policies) seats each policy holds.  With ``bootstrap=0`` the errors are NaN.
     """
     npol = seats.shape[1]
-    rating = _fit(_comparisons(_wins_by_lineup(winner, npol), seats))
+    games = _WinCodes(winner, npol)
+    rating = _fit(_comparisons(games.wins(), seats))
     nan = np.full(npol, np.nan)
     if bootstrap < 2:
         return rating, nan, nan.copy(), nan.copy()
@@ -244,7 +263,7 @@ def fit_ratings(winner: np.ndarray, seats: np.ndarray, bootstrap: int = DEFAULT_
     reps = np.empty((bootstrap, npol))
     for b in range(bootstrap):
         w = np.bincount(rng.integers(0, g, g), minlength=g).astype(np.float64)
-        reps[b] = _fit(_comparisons(_wins_by_lineup(winner, npol, w), seats))
+        reps[b] = _fit(_comparisons(games.wins(w), seats))
     lo, hi = np.percentile(reps, [2.5, 97.5], axis=0)
     return rating, reps.std(axis=0, ddof=1), lo, hi
 
@@ -323,18 +342,25 @@ def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode
     """Each line-up's run, in line-up order, through the results store (:mod:`unosim.results.store`): the missing
     chunks of every line-up run together (threads here, or a cluster) and are stored as they finish, so
     a rerun after a kill computes only what is missing.  An interrupt raises KeyboardInterrupt once the
-    chunks in flight are stored."""
+    chunks in flight are stored.  Where the records of every line-up fit in a quarter of the memory, those
+    computed now are kept, not read back."""
     from ..results.backends import backend_session
-    from ..results.store import fill_cells, make_cell, read_cell, result_from_records
+    from ..results.store import fill_cells, load_cells, make_cell, read_cell, result_from_records
 
     cells = [make_cell(rules=rules, players=n, policies=list(lu), deck=deck, seed=seed, seating="rotate",
                        mode=mode, policy_files=policy_files, **match_options) for lu in lineups]
+    keep = fits_in_memory(len(cells) * g * record_bytes(mode, n, from_disk=True), 0.25)
     with backend_session(**cluster, threads=threads) as be:
-        infos = fill_cells(cells, g, store, threads, progress, desc="tournament", backend=be)
-    if any(i.interrupted for i in infos):
+        if keep:
+            recs = load_cells(cells, g, store, threads, progress, desc="tournament", backend=be)
+            interrupted = any(r.attrs["store"]["interrupted"] for r in recs)
+        else:
+            interrupted = any(i.interrupted for i in fill_cells(cells, g, store, threads, progress,
+                                                                desc="tournament", backend=be))
+    if interrupted:
         raise KeyboardInterrupt
-    for cell in cells:
-        yield result_from_records(cell, read_cell(cell, g, store), g)
+    for i, cell in enumerate(cells):
+        yield result_from_records(cell, recs[i] if keep else read_cell(cell, g, store), g)
 
 
 @writes_folder("out_dir", "tournament")

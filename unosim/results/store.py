@@ -249,6 +249,14 @@ def probe(cell: Cell, **extra: Any) -> SimulationResult:
     return simulate(**cell.sim_kwargs(), games=1, threads=1, **extra)
 
 
+def cell_meta(cell: Cell) -> dict[str, Any]:
+    """The metadata of a one-game run of ``cell`` (:func:`probe`'s, the template of a full run's), without
+    running it."""
+    from ..running.sim import check_simulate
+
+    return check_simulate(**cell.sim_kwargs(), games=1, threads=1).meta(1, False)
+
+
 def run_chunk(cell: Cell, lo: int, hi: int, **extra: Any) -> SimulationResult:
     """Games [lo, hi) of ``cell`` on one thread: a pure function of its arguments (the chunk runner).
     Its records (and ``extra`` tables) are the chunk's; its ``summary`` is empty: a cell's summary is
@@ -389,7 +397,7 @@ def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: 
     from ..running.match import match_summary
     from ..running.sim import SimulationResult, round_summary
 
-    meta = dict(template if template is not None else probe(cell).meta)
+    meta = dict(template if template is not None else cell_meta(cell))
     meta.update(games=int(games), threads=int(threads), batch_size=int(batch_size or games),
                 games_completed=int(len(records)), interrupted=bool(interrupted))
     meta["cell"] = cell.to_dict()
@@ -643,7 +651,7 @@ def remove_cell(key: str, root: Path | str | None = None) -> str:
     return d.name
 
 
-__all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "run_chunk", "fill_cell",
+__all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "cell_meta", "run_chunk", "fill_cell",
            "read_cell", "load_cell", "load_cells", "fill_cells", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
            "write_chunk", "write_frame", "write_json", "stored_ranges", "read_chunks", "missing_ranges",
            "sweep_temp_files", "result_from_records", "SimulationError", "chunk_path", "covered", "combine_chunks",

@@ -293,6 +293,16 @@ class MatchRun(RoundRun):
     def execute(self, summarize: bool = True) -> SimulationResult:
         return run_matches(self, summarize)
 
+    def meta(self, games_completed: int, interrupted: bool) -> dict[str, Any]:
+        """The run's metadata, as its result records it (nothing is run to know it)."""
+        meta = run_meta(self.rules, self.players, self.specs, self.seed, self.games, self.deck, self.threads,
+                        self.batch_size)
+        meta.update({"mode": "match", "seating": self.seating, **self.spec.meta(),
+                     "games_completed": int(games_completed), "interrupted": interrupted})
+        if self.policy_files:
+            meta["policy_files"] = list(self.policy_files)
+        return meta
+
 
 def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",
                   games: int = 1000, seed: int = 0, threads: int | None = None, deck: str = "classic",
@@ -367,11 +377,7 @@ def run_matches(run: MatchRun, summarize: bool = True) -> SimulationResult:
     sel = {k: v[done] for k, v in out.items()} if interrupted else out
     idx = (np.flatnonzero(done) if interrupted else np.arange(g)) + first
     rec = match_records(sel, idx, n, spec)
-    meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
-    meta.update({"mode": "match", "seating": run.seating, **spec.meta(),
-                 "games_completed": int(len(rec)), "interrupted": interrupted})
-    if run.policy_files:
-        meta["policy_files"] = list(run.policy_files)
+    meta = run.meta(len(rec), interrupted)
     summary = match_summary(rec, meta, elapsed, compile_s)
     extra: dict[str, Any] = {}
     if run.round_records and len(rec):

@@ -349,6 +349,17 @@ class RoundRun:
         summary is built once from all its records)."""
         return run_rounds(self, summarize)
 
+    def meta(self, games_completed: int, interrupted: bool) -> dict[str, Any]:
+        """The run's metadata, as its result records it (nothing is run to know it)."""
+        meta = run_meta(self.rules, self.players, self.specs, self.seed, self.games, self.deck, self.threads,
+                        self.batch_size)
+        meta["seating"] = self.seating
+        if self.policy_files:
+            meta["policy_files"] = list(self.policy_files)
+        meta["games_completed"] = int(games_completed)
+        meta["interrupted"] = interrupted
+        return meta
+
 
 def run_rounds(run: RoundRun, summarize: bool = True) -> SimulationResult:
     """Play a validated round-mode run (see :func:`simulate`)."""
@@ -377,12 +388,7 @@ def run_rounds(run: RoundRun, summarize: bool = True) -> SimulationResult:
     game_index = (np.flatnonzero(done_mask) if interrupted else np.arange(g, dtype=np.int64)) + first
     sel = {k: v[done_mask] for k, v in out.items()} if interrupted else out
     records = records_frame(sel, game_index, n)
-    meta = run_meta(rs, n, specs, seed, g, dk, t, bs)
-    meta["seating"] = run.seating
-    if run.policy_files:
-        meta["policy_files"] = list(run.policy_files)
-    meta["games_completed"] = int(len(records))
-    meta["interrupted"] = interrupted
+    meta = run.meta(len(records), interrupted)
     summary = round_summary(records, meta, elapsed, compile_s) if summarize else {}
     return SimulationResult(records, summary, meta, interrupted)
 
