@@ -564,12 +564,14 @@ def load_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
     now is not read back.  One frame per cell; the records of every cell are held in memory together."""
     ran: dict[str, list[pd.DataFrame]] = {}
     infos = fill_cells(cells, games, root, threads, progress, chunk, desc, backend, keep=ran)
-    out = []
+    out, combined = [], {}
     for cell, info in zip(cells, infos, strict=True):
         if info.interrupted and not stored_ranges(cell_dir(cell, root)):
             df = probe(cell).records.iloc[:0].copy()  # interrupted before the first chunk landed
         elif info.stored_before == 0 and info.ran == games:  # all computed now: no need to read it back
-            df = combine_chunks(ran[cell.key], cell.index, games)
+            if cell.key not in combined:  # its chunks are let go as soon as they are one frame
+                combined[cell.key] = combine_chunks(ran.pop(cell.key), cell.index, games)
+            df = combined[cell.key]
         else:
             df = read_cell(cell, games, root)
         df.attrs["store"] = asdict(info)
