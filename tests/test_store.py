@@ -242,6 +242,27 @@ def test_a_failed_write_stops_the_run_early_and_keeps_what_was_written(tmp_path,
     assert (0, 100) in kept and (300, 400) not in kept
 
 
+def test_cells_filled_together_take_turns_so_a_stopped_run_holds_games_of_every_cell(tmp_path, monkeypatch):
+    """The chunks of several cells run in turn: a comparison stopped early (here by a failing disk) has the same
+    first games of every arm to pair."""
+    from unosim.errors import OutputError
+    from unosim.results import store as store_mod
+
+    real_write = store_mod.write_chunk
+
+    def write(d, lo, hi, frames):
+        if lo >= 200:  # the disk is full from the third chunk of each cell on
+            raise OutputError("cannot write (No space left on device)")
+        real_write(d, lo, hi, frames)
+
+    monkeypatch.setattr(store_mod, "write_chunk", write)
+    cells = [make_cell(seed=14, policies="random", rules=r) for r in ("official", "official+stacking")]
+    with pytest.raises(OutputError):
+        store_mod.fill_cells(cells, 2000, tmp_path, threads=1, chunk=100)
+    kept = [stored_ranges(cell_dir(c, tmp_path)) for c in cells]
+    assert kept[0] == kept[1] == [(0, 100), (100, 200)]
+
+
 def test_leaving_write_behind_waits_for_every_write_whatever_ended_the_block():
     from unosim.results.store import WriteBehind
 

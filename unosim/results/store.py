@@ -37,6 +37,7 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import itertools
 import json
 import re
 import shutil
@@ -483,7 +484,9 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
                progress: bool = False, chunk: int | None = None, desc: str | None = None,
                backend=None, keep: dict[str, list[pd.DataFrame]] | None = None) -> list[FillInfo]:
     """:func:`fill_cell` for several cells at once: the missing chunks of all of them are run
-    together (a cluster stays busy across small cells); one :class:`FillInfo` per cell.
+    together, the cells' in turn (a cluster stays busy across small cells, writing one chunk overlaps
+    computing the next, and a run stopped early holds the first games of every cell); one :class:`FillInfo`
+    per cell.
 
     ``keep``: a dict that receives, by cell key, the records of each chunk run now (as written), so that
     a caller that needs them does not read back what it has just computed."""
@@ -496,7 +499,7 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
     unique = list({c.key: c for c in cells}.values())
     with contextlib.ExitStack() as stack:
         infos: dict[str, FillInfo] = {}
-        tasks = []
+        per_cell = []
         for cell in unique:
             d = cell_dir(cell, root)
             stack.enter_context(locked(d))
@@ -509,7 +512,10 @@ def fill_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
             if todo:
                 cell.load_deck()  # fail before any chunk starts if the deck file changed
             infos[cell.key].ranges = todo
-            tasks += [ChunkTask(cell, lo, hi) for lo, hi in todo]
+            per_cell.append([ChunkTask(cell, lo, hi) for lo, hi in todo])
+        # the cells' chunks in turn, so that a run stopped early holds the same first games of every cell (the
+        # pairs of a comparison)
+        tasks = [t for turn in itertools.zip_longest(*per_cell) for t in turn if t is not None]
         if tasks:
             written: dict[str, set[tuple[int, int]]] = {}
 
