@@ -368,9 +368,10 @@ class WriteBehind:
         self._pool.shutdown(wait=True)
 
     def __enter__(self) -> WriteBehind:
-        from ..running.rounds import finish_before_exit
+        from ..running.rounds import finish_before_exit  # here: reading the store needs no engine modules
 
-        finish_before_exit.append(self._finish)  # a second Ctrl-C ends the process once these writes end
+        self._exit_hooks = finish_before_exit
+        self._exit_hooks.append(self._finish)  # a second Ctrl-C ends the process once these writes end
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
@@ -381,9 +382,7 @@ class WriteBehind:
                 break
             except KeyboardInterrupt:
                 self.interrupted = True
-        from ..running.rounds import finish_before_exit
-
-        finish_before_exit.remove(self._finish)
+        self._exit_hooks.remove(self._finish)
         self.waited = time.perf_counter() - t0
         if exc is None:
             with self._lock:

@@ -71,7 +71,6 @@ from .rounds import (
     default_batch,
     pack_rules,
     run_batches,
-    run_meta,
     warm_up,
 )
 
@@ -293,15 +292,8 @@ class MatchRun(RoundRun):
     def execute(self, summarize: bool = True) -> SimulationResult:
         return run_matches(self, summarize)
 
-    def meta(self, games_completed: int, interrupted: bool) -> dict[str, Any]:
-        """The run's metadata, as its result records it (nothing is run to know it)."""
-        meta = run_meta(self.rules, self.players, self.specs, self.seed, self.games, self.deck, self.threads,
-                        self.batch_size)
-        meta.update({"mode": "match", "seating": self.seating, **self.spec.meta(),
-                     "games_completed": int(games_completed), "interrupted": interrupted})
-        if self.policy_files:
-            meta["policy_files"] = list(self.policy_files)
-        return meta
+    def mode_meta(self) -> dict[str, Any]:
+        return {"mode": "match", "seating": self.seating, **self.spec.meta()}
 
 
 def check_matches(rules: str | RuleSet = "official", players: int = 4, policies: str | list[str] = "greedy",

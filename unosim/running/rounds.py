@@ -353,12 +353,16 @@ class RoundRun:
         """The run's metadata, as its result records it (nothing is run to know it)."""
         meta = run_meta(self.rules, self.players, self.specs, self.seed, self.games, self.deck, self.threads,
                         self.batch_size)
-        meta["seating"] = self.seating
+        meta.update(self.mode_meta())
         if self.policy_files:
             meta["policy_files"] = list(self.policy_files)
         meta["games_completed"] = int(games_completed)
         meta["interrupted"] = interrupted
         return meta
+
+    def mode_meta(self) -> dict[str, Any]:
+        """What :meth:`meta` records of the mode: the seating (a match adds its options)."""
+        return {"seating": self.seating}
 
 
 def run_rounds(run: RoundRun, summarize: bool = True) -> SimulationResult:
