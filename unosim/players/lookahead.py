@@ -555,7 +555,7 @@ class Lookahead(PythonPolicy):
     def own_slot(self, s: RoundState):
         """The policy slot of the playouts: the heuristics' when this seat plays one there (the round's
         own slot serves only the policies seated in it), else the round's."""
-        return heuristics_nb.heuristics_slot_nb if self.own >= E.POL_SLOT else s.slot
+        return nb.fixed_slot(heuristics_nb.heuristics_slot_nb) if self.own >= E.POL_SLOT else s.slot
 
     def known_counts(self, d: Decision, s: RoundState) -> np.ndarray:
         """What the determinizations must deal to each other hand: what this seat was shown."""

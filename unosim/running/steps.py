@@ -20,43 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba.core.types import WrapperAddressProtocol
 
 from ..core import enums as E
 from ..core import nb
 from ..players.external import Decision, PythonPolicy, RoundState, _ask, _instance, begin_batch, is_external
 from ..players.policies import check_policy_error
-
-
-class _FixedSlot(WrapperAddressProtocol):
-    """A compiled policy slot by its address: passed to a kernel without numba's look-up of a dispatcher's
-    compiled version at every call (about 80 microseconds, more than a step of the engine)."""
-
-    def __init__(self, dispatcher: Any) -> None:
-        self._numba_type_ = nb.SLOT  # numba's typeof reads this instead of building the type at every call
-        cres = dispatcher.get_compile_result(nb.SLOT_SIG)
-        if cres is None:
-            dispatcher.compile(nb.SLOT_SIG)
-            cres = dispatcher.get_compile_result(nb.SLOT_SIG)
-        self._addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
-        self._keep = dispatcher
-
-    def __wrapper_address__(self) -> int:
-        return self._addr
-
-    def signature(self) -> Any:
-        return nb.SLOT_SIG
-
-
-_FIXED: dict[int, _FixedSlot] = {}
-
-
-def fixed_slot(dispatcher: Any) -> _FixedSlot:
-    """The slot ``dispatcher`` (unosim.players.policy_api.slot_for) as a :class:`_FixedSlot`, made once per slot."""
-    key = id(dispatcher)
-    if key not in _FIXED:
-        _FIXED[key] = _FixedSlot(dispatcher)
-    return _FIXED[key]
 
 
 @dataclass
@@ -77,7 +45,6 @@ class Table:
     slot: Any = None
     mi: np.ndarray | None = None
     seatmap: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    slot_dispatcher: Any = field(init=False)
     cmask: np.ndarray = field(init=False)
     R: np.ndarray = field(init=False)
     RD: np.ndarray = field(init=False)
@@ -85,8 +52,7 @@ class Table:
     def __post_init__(self) -> None:
         self.cmask = nb.new_card_masks_nb(self.gcol, self.grank)
         self.R, self.RD = nb.new_rules_nb(self.ri, self.rf)
-        self.slot_dispatcher = self.slot if self.slot is not None else nb.no_slot_nb
-        self.slot = fixed_slot(self.slot_dispatcher)
+        self.slot = nb.fixed_slot(self.slot if self.slot is not None else nb.no_slot_nb)
 
     @property
     def z50(self) -> int:
@@ -275,7 +241,7 @@ class _Seats:
         t, s = self.t, self.s
         if d.kind == "play":
             return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, s.hand, s.hlen, s.pile, s.disc, s.active,
-                              s.st, s.res, t.slot_dispatcher)
+                              s.st, s.res, t.slot)
         a = State(s.n, s.ncards, start.copy())
         if not a.started:
             return None
@@ -284,7 +250,7 @@ class _Seats:
             return None
         prefix = tuple((kind, v) for q, kind, v in self.in_step if q == seat)
         return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, a.hand, a.hlen, a.pile, a.disc, a.active, a.st,
-                          a.res, t.slot_dispatcher, nb.MODE_CONTINUE, prefix, drawn)
+                          a.res, t.slot, nb.MODE_CONTINUE, prefix, drawn)
 
     def play_round(self, log: np.ndarray = _NO_LOG) -> None:
         """Play the round in ``s`` to its end, asking at every decision."""
