@@ -875,6 +875,45 @@ def _pairing(g: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return out
 
 
+def _reference_pairing(g: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Game g's pairing as docs/rules.md 2.3 and the engine define it, written plainly: a Fisher-Yates shuffle of
+    the dark faces drawn from the game's own splitmix64 stream (each number the mix of the last)."""
+    mask = (1 << 64) - 1
+
+    def mix(z: int) -> int:
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    base = get_deck("flip")
+    col, rank, pts = (a.copy() for a in (base.face_color, base.face_rank, base.face_points))
+    h = mix((seed ^ int(nb._PAIR_SALT)) ^ mix((g + int(nb._GOLDEN)) & mask))
+    for i in range(base.size - 1, 0, -1):
+        h = mix((h + int(nb._GOLDEN)) & mask)
+        j = ((h >> 32) * (i + 1)) >> 32
+        for a in (col, rank, pts):
+            a[1, i], a[1, j] = a[1, j], a[1, i]
+    return col, rank, pts
+
+
+@pytest.mark.parametrize("game0", [0, 5, 13])
+def test_pairings_drawn_eight_games_at_a_time_are_each_games_own(game0: int) -> None:
+    """The batch kernels draw the pairings of PAIR_LANES games at once (pair_game_nb): whatever game a batch starts
+    at, every game gets the pairing of its own stream, and card masks that match its faces."""
+    base = get_deck("flip")
+    seed = np.uint64(2024)
+    space = nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points)
+    gcol, grank, gpts = (a.copy() for a in (base.face_color, base.face_rank, base.face_points))
+    cmask = nb.new_card_masks_nb(gcol, grank)
+    for g in range(2 * nb.PAIR_LANES + 3):
+        nb.pair_game_nb(g, game0 + g, seed, space, gcol, grank, gpts, cmask)
+        want = _reference_pairing(game0 + g, int(seed))
+        assert all(np.array_equal(got, w) for got, w in zip((gcol, grank, gpts), want, strict=True))
+        assert np.array_equal(cmask, nb.new_card_masks_nb(gcol, grank))
+        assert all(np.array_equal(got, w) for got, w in zip((gcol, grank, gpts), _pairing(game0 + g, int(seed)),
+                                                             strict=True))
+
+
 def test_random_pairing_is_a_bijection_differs_per_game_and_repeats_per_seed() -> None:
     base = get_deck("flip")
     seen = set()

@@ -3276,29 +3276,99 @@ _SEAT_SALT = np.uint64(0x5EA7C0DE5EA7C0DE)
 _PAIR_SALT = np.uint64(0xF11BF11BF11BF11B)
 
 
-@njit(cache=True, _nrt=False)
-def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
-    """UNO Flip random_bijection (docs/rules.md 2.3): copy the tables and give game g its own uniformly
-    random pairing of light faces (side 0) with dark faces (side 1), from its own stream."""
-    nc = fcol.shape[1]
-    for side in range(2):
+#: UNO Flip's pairings are drawn this many games at a time: each game's random stream is a serial chain (each
+#: number the mix of the last), and independent chains run side by side where one alone waits on every step
+PAIR_LANES = 8
+# a dark face packed in one word (a pairing's swaps move one word instead of four): its card mask in bits 0-39,
+# colour 40-43, rank 44-49, points 50-62 (UNO Flip's faces, the only deck paired per game, fit)
+_PK_COL = np.uint64(40)
+_PK_RANK = np.uint64(44)
+_PK_PTS = np.uint64(50)
+_PK_MASK = np.int64((1 << 40) - 1)
+
+
+@njit(cache=True)
+def pairing_space_nb(paired, fcol, frank, fpts):
+    """What pair_game_nb pairs a deck's faces with (empty where the deck is not paired per game): the dark faces
+    packed (a word a card, from side 1 of the tables and their card masks), a word a card to shuffle them in, and
+    the draws of PAIR_LANES games (PAIR_LANES x ncards)."""
+    nc = fcol.shape[1] if paired else 0
+    dark = np.zeros(nc, np.int64)
+    if nc > 0:
+        cmask = new_card_masks_nb(fcol, frank)
         for c in range(nc):
+            dark[c] = (cmask[1, c] | (np.int64(fcol[1, c]) << _PK_COL) | (np.int64(frank[1, c]) << _PK_RANK) |
+                       (np.int64(fpts[1, c]) << _PK_PTS))
+    return dark, np.zeros(nc, np.int64), np.zeros((PAIR_LANES, nc), np.int64)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _fy_draw(h, i):
+    """The next number of a pairing's stream after ``h``, and the Fisher-Yates draw of step i from it."""
+    h = mix64_nb(h + _GOLDEN)
+    return h, np.int64(((h >> _S32) * np.uint64(i + 1)) >> _S32)
+
+
+@njit(cache=True, _nrt=False)
+def _pair_draws(g0, seed, draws):
+    """The Fisher-Yates draws of the pairings of games g0 .. g0+PAIR_LANES-1, each from its own stream:
+    draws[lane, i] (i = ncards-1 .. 1) is the position that dark face i swaps with for game g0+lane.  The eight
+    streams are eight independent chains, kept in registers and stepped together."""
+    s = seed ^ _PAIR_SALT
+    h0 = game_seed_nb(s, np.uint64(g0))
+    h1 = game_seed_nb(s, np.uint64(g0 + 1))
+    h2 = game_seed_nb(s, np.uint64(g0 + 2))
+    h3 = game_seed_nb(s, np.uint64(g0 + 3))
+    h4 = game_seed_nb(s, np.uint64(g0 + 4))
+    h5 = game_seed_nb(s, np.uint64(g0 + 5))
+    h6 = game_seed_nb(s, np.uint64(g0 + 6))
+    h7 = game_seed_nb(s, np.uint64(g0 + 7))
+    for i in range(draws.shape[1] - 1, 0, -1):
+        h0, draws[0, i] = _fy_draw(h0, i)
+        h1, draws[1, i] = _fy_draw(h1, i)
+        h2, draws[2, i] = _fy_draw(h2, i)
+        h3, draws[3, i] = _fy_draw(h3, i)
+        h4, draws[4, i] = _fy_draw(h4, i)
+        h5, draws[5, i] = _fy_draw(h5, i)
+        h6, draws[6, i] = _fy_draw(h6, i)
+        h7, draws[7, i] = _fy_draw(h7, i)
+
+
+@njit(cache=True, _nrt=False)
+def pair_game_nb(g, gi, seed, space, gcol, grank, gpts, cmask):
+    """UNO Flip random_bijection (docs/rules.md 2.3): give game ``gi``, the ``g``-th of a batch, its own uniformly
+    random pairing of light faces (side 0) with dark faces (side 1): side 1 of its tables and card masks.  The
+    draws are made for PAIR_LANES games at once, at every PAIR_LANES-th game of the batch; they are the same
+    whatever the batch (each game's own stream).  ``space``: pairing_space_nb."""
+    dark, work, draws = space
+    nc = dark.shape[0]
+    lane = g % PAIR_LANES
+    if lane == 0:
+        _pair_draws(gi, seed, draws)
+    for c in range(nc):
+        work[c] = dark[c]
+    for i in range(nc - 1, 0, -1):
+        j = draws[lane, i]
+        t = work[i]
+        work[i] = work[j]
+        work[j] = t
+    for c in range(nc):
+        w = work[c]
+        cmask[1, c] = w & _PK_MASK
+        gcol[1, c] = (w >> _PK_COL) & 15
+        grank[1, c] = (w >> _PK_RANK) & 63
+        gpts[1, c] = w >> _PK_PTS
+
+
+@njit(cache=True)
+def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
+    """Game g's face tables: a copy of the deck's with the pairing of pair_game_nb (outside a batch kernel)."""
+    for side in range(2):
+        for c in range(fcol.shape[1]):
             gcol[side, c] = fcol[side, c]
             grank[side, c] = frank[side, c]
             gpts[side, c] = fpts[side, c]
-    h = game_seed_nb(seed ^ _PAIR_SALT, np.uint64(g))
-    for i in range(nc - 1, 0, -1):
-        h = mix64_nb(h + _GOLDEN)
-        j = np.int64(((h >> _S32) * np.uint64(i + 1)) >> _S32)
-        t = gcol[1, i]
-        gcol[1, i] = gcol[1, j]
-        gcol[1, j] = t
-        t = grank[1, i]
-        grank[1, i] = grank[1, j]
-        grank[1, j] = t
-        t = gpts[1, i]
-        gpts[1, i] = gpts[1, j]
-        gpts[1, j] = t
+    pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts), gcol, grank, gpts, new_card_masks_nb(fcol, frank))
 
 
 @njit(cache=True, _nrt=False)
@@ -3371,13 +3441,13 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
+    space = pairing_space_nb(pairing != 0, fcol, frank, fpts)
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
             seat_map_nb(seating, gi, seed, n, pol, pp, seatmap, polg, ppg)
         if pairing != 0:
-            pair_faces_nb(gi, seed, fcol, frank, fpts, gcol, grank, gpts)
-            card_masks_nb(gcol, grank, cmask, 1)
+            pair_game_nb(g, gi, seed, space, gcol, grank, gpts, cmask)
         rng[0] = game_seed_nb(seed, np.uint64(gi))
         for s in range(n):
             active[3 * n + s] = 1
@@ -3622,13 +3692,13 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
+    space = pairing_space_nb(pairing != 0, fcol, frank, fpts)
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
         if pairing != 0:
             # physical cards do not change within a game: one pairing per match
-            pair_faces_nb(m, seed, fcol, frank, fpts, gcol, grank, gpts)
-            card_masks_nb(gcol, grank, cmask, 1)
+            pair_game_nb(g, m, seed, space, gcol, grank, gpts, cmask)
         new_match_nb(n, ms, scores, rwins, seated)
         ro = r_offset[g] if r_out.shape[0] > 0 else 0
         while ms[MS_ROUNDS] < mi[MI_MAX_ROUNDS]:
