@@ -298,6 +298,28 @@ def test_write_behind_holds_at_most_its_pending_chunks():
     assert state["written"] == 6 and state["most"] == 2  # unbounded, all six would wait at once
 
 
+def test_a_chunk_handed_over_while_a_ctrl_c_stops_the_wait_for_a_writer_is_still_written():
+    """With every writer busy, a hand-over waits (on the Dask backend, on the main thread, where a Ctrl-C lands): the
+    Ctrl-C ends the run, but the finished chunk in hand is written, not lost."""
+    from unosim.results.store import WriteBehind
+
+    class Task:
+        size = 1
+
+    class CtrlCWhileWaiting:
+        def acquire(self):
+            raise KeyboardInterrupt
+
+        def release(self):
+            raise AssertionError("a chunk that took no slot gives none back")
+
+    done = []
+    with pytest.raises(KeyboardInterrupt), WriteBehind(lambda t, r: done.append(r)) as behind:
+        behind._slots = CtrlCWhileWaiting()
+        behind(Task(), 7)
+    assert done == [7]
+
+
 # ---- SIGKILL ------------------------------------------------------------------------------------------
 
 

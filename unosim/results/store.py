@@ -352,10 +352,18 @@ class WriteBehind:
     def __call__(self, task, result) -> None:
         with self._lock:
             self._raise_failed()
-        self._slots.acquire()
+        try:
+            self._slots.acquire()
+        except KeyboardInterrupt:  # a Ctrl-C while waiting for a writer: this finished chunk is still written
+            self._submit(task, result, slot=False)
+            raise
+        self._submit(task, result, slot=True)
+
+    def _submit(self, task, result, slot: bool) -> None:
         with self._lock:
             w = self._pool.submit(self._write, task, result)
-            w.add_done_callback(lambda _: self._slots.release())
+            if slot:
+                w.add_done_callback(lambda _: self._slots.release())
             self._writes.append(w)
 
     def _raise_failed(self) -> None:
