@@ -226,7 +226,7 @@ entry = LazyKernels(globals())
 class FixedSlot(types.WrapperAddressProtocol):
     """A compiled policy slot by its address, passed to a kernel's ``SLOT`` argument without numba's look-up of
     the dispatcher's compiled version at every call (about 80 microseconds: more than a step of the engine,
-    and a sixth of a small search's decision)."""
+    and a quarter of a decision of ``lookahead(rollouts=8)``)."""
 
     def __init__(self, dispatcher) -> None:
         self._numba_type_ = SLOT  # numba's typeof reads this instead of building the type at every call
@@ -3279,6 +3279,7 @@ _PAIR_SALT = np.uint64(0xF11BF11BF11BF11B)
 #: UNO Flip's pairings are drawn this many games at a time: each game's random stream is a serial chain (each
 #: number the mix of the last), and independent chains run side by side where one alone waits on every step
 PAIR_LANES = 8
+assert PAIR_LANES == 8, "_pair_draws writes out its eight lanes"
 # a dark face packed in one word (a pairing's swaps move one word instead of four): its card mask in bits 0-39,
 # colour 40-43, rank 44-49, points 50-62 (UNO Flip's faces, the only deck paired per game, fit)
 _PK_COL = np.uint64(40)
