@@ -902,9 +902,9 @@ def test_pairings_drawn_eight_games_at_a_time_are_each_games_own(game0: int) -> 
     at, every game gets the pairing of its own stream, and card masks that match its faces."""
     base = get_deck("flip")
     seed = np.uint64(2024)
-    space = nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points)
     gcol, grank, gpts = (a.copy() for a in (base.face_color, base.face_rank, base.face_points))
     cmask = nb.new_card_masks_nb(gcol, grank)
+    space = nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points, cmask)
     for g in range(2 * nb.PAIR_LANES + 3):
         nb.pair_game_nb(g, game0 + g, seed, space, gcol, grank, gpts, cmask)
         want = _reference_pairing(game0 + g, int(seed))

@@ -3289,14 +3289,13 @@ _PK_MASK = np.int64((1 << 40) - 1)
 
 
 @njit(cache=True)
-def pairing_space_nb(paired, fcol, frank, fpts):
+def pairing_space_nb(paired, fcol, frank, fpts, cmask):
     """What pair_game_nb pairs a deck's faces with (empty where the deck is not paired per game): the dark faces
-    packed (a word a card, from side 1 of the tables and their card masks), a word a card to shuffle them in, and
-    the draws of PAIR_LANES games (PAIR_LANES x ncards)."""
+    packed (a word a card, from side 1 of the deck's tables and of their card masks ``cmask``), a word a card to
+    shuffle them in, and the draws of PAIR_LANES games (PAIR_LANES x ncards)."""
     nc = fcol.shape[1] if paired else 0
     dark = np.zeros(nc, np.int64)
     if nc > 0:
-        cmask = new_card_masks_nb(fcol, frank)
         for c in range(nc):
             dark[c] = (cmask[1, c] | (np.int64(fcol[1, c]) << _PK_COL) | (np.int64(frank[1, c]) << _PK_RANK) |
                        (np.int64(fpts[1, c]) << _PK_PTS))
@@ -3369,7 +3368,8 @@ def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
             gcol[side, c] = fcol[side, c]
             grank[side, c] = frank[side, c]
             gpts[side, c] = fpts[side, c]
-    pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts), gcol, grank, gpts, new_card_masks_nb(fcol, frank))
+    cmask = new_card_masks_nb(fcol, frank)  # the deck's, then game g's (pair_game_nb rewrites side 1)
+    pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts, cmask), gcol, grank, gpts, cmask)
 
 
 @njit(cache=True, _nrt=False)
@@ -3442,7 +3442,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
-    space = pairing_space_nb(pairing != 0, fcol, frank, fpts)
+    space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask)  # cmask: still the deck's
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
@@ -3693,7 +3693,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
-    space = pairing_space_nb(pairing != 0, fcol, frank, fpts)
+    space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask)  # cmask: still the deck's
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
