@@ -99,7 +99,7 @@ from ..errors import UnosimError
 from ..players.policies import split_top_level
 from ..results import store as _store
 from ..results.backends import backend_session
-from ..results.store import Cell, FillInfo, StoreError, fill_cells, load_cells, make_cell
+from ..results.store import Cell, StoreError, fill_cells_keeping, load_cells, make_cell
 from ..ruleset.decks import get_deck
 from ..ruleset.rules import parse_rules
 from ..running.sim import default_batch, simulate
@@ -908,13 +908,8 @@ def _sweep_rows(sw: Sweep, store, threads, progress: bool, be, held: dict[str, p
         # the first games of every cell at once, so that writing one cell overlaps computing the next
         t0 = time.perf_counter()
         cells = [c for _, c in sw.cells]
-        first: dict[str, pd.DataFrame] = {}  # their records, in hand
-        if keep:
-            recs = load_cells(cells, sw.games, store, threads, progress, sw.chunk, desc="sweep", backend=be)
-            first = {c.key: df for c, df in zip(cells, recs, strict=True)}
-            infos = [FillInfo(**df.attrs["store"]) for df in first.values()]
-        else:
-            infos = fill_cells(cells, sw.games, store, threads, progress, sw.chunk, desc="sweep", backend=be)
+        infos, first = fill_cells_keeping(cells, sw.games, keep, store, threads, progress, sw.chunk, desc="sweep",
+                                          backend=be)  # first: their records, in hand where they fit
         total_s += time.perf_counter() - t0
         ran += sum({i.key: i.ran for i in infos}.values())
         if any(i.interrupted for i in infos):

@@ -345,22 +345,17 @@ def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode
     chunks in flight are stored.  Where the records of every line-up fit in a quarter of the memory, those
     computed now are kept, not read back."""
     from ..results.backends import backend_session
-    from ..results.store import fill_cells, load_cells, make_cell, read_cell, result_from_records
+    from ..results.store import fill_cells_keeping, make_cell, read_cell, result_from_records
 
     cells = [make_cell(rules=rules, players=n, policies=list(lu), deck=deck, seed=seed, seating="rotate",
                        mode=mode, policy_files=policy_files, **match_options) for lu in lineups]
     keep = fits_in_memory(len(cells) * g * record_bytes(mode, n, from_disk=True), 0.25)
     with backend_session(**cluster, threads=threads) as be:
-        if keep:
-            recs = load_cells(cells, g, store, threads, progress, desc="tournament", backend=be)
-            interrupted = any(r.attrs["store"]["interrupted"] for r in recs)
-        else:
-            interrupted = any(i.interrupted for i in fill_cells(cells, g, store, threads, progress,
-                                                                desc="tournament", backend=be))
-    if interrupted:
+        infos, kept = fill_cells_keeping(cells, g, keep, store, threads, progress, desc="tournament", backend=be)
+    if any(i.interrupted for i in infos):
         raise KeyboardInterrupt
-    for i, cell in enumerate(cells):
-        yield result_from_records(cell, recs[i] if keep else read_cell(cell, g, store), g)
+    for cell in cells:
+        yield result_from_records(cell, kept[cell.key] if keep else read_cell(cell, g, store), g)
 
 
 @writes_folder("out_dir", "tournament")

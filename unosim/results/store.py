@@ -592,6 +592,18 @@ def load_cells(cells: list[Cell], games: int, root: Path | str | None = None, th
     return out
 
 
+def fill_cells_keeping(cells: list[Cell], games: int, keep: bool, root: Path | str | None = None,
+                       threads: int | None = None, progress: bool = False, chunk: int | None = None,
+                       desc: str | None = None, backend=None) -> tuple[list[FillInfo], dict[str, pd.DataFrame]]:
+    """:func:`fill_cells`, and with ``keep`` every cell's records in hand too, by cell key (:func:`load_cells`:
+    what was computed now is not read back).  Callers keep them where the records of all the cells fit in
+    memory, and otherwise read each cell back (:func:`read_cell`) when they need it."""
+    if not keep:
+        return fill_cells(cells, games, root, threads, progress, chunk, desc, backend), {}
+    recs = load_cells(cells, games, root, threads, progress, chunk, desc, backend)
+    return [FillInfo(**df.attrs["store"]) for df in recs], {c.key: df for c, df in zip(cells, recs, strict=True)}
+
+
 # ---- listing, showing and removing (``unosim results``) --------------------------------------------------
 
 
@@ -667,7 +679,7 @@ def remove_cell(key: str, root: Path | str | None = None) -> str:
 
 
 __all__ = ["Cell", "FillInfo", "StoreError", "DEFAULT_ROOT", "make_cell", "probe", "cell_meta", "run_chunk", "fill_cell",
-           "read_cell", "load_cell", "load_cells", "fill_cells", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
+           "read_cell", "load_cell", "load_cells", "fill_cells", "fill_cells_keeping", "ChunkTask", "TasksRun", "run_tasks_locally", "list_cells", "show_cell", "find_cell", "remove_cell", "deck_sha256",
            "write_chunk", "write_frame", "write_json", "stored_ranges", "read_chunks", "missing_ranges",
            "sweep_temp_files", "result_from_records", "SimulationError", "chunk_path", "covered", "combine_chunks",
            "quarantine_damaged", "read_frame", "DamagedFileError", "cell_dir", "locked", "read_cell_file"]
