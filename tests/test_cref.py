@@ -2,14 +2,16 @@
 
 `make bench` reports unosim's official ``random`` speed as a ratio to that C program; the ratio means
 something only if both do the same work.  Here the C program and the engine each play ``GAMES`` rounds
-of 4-player official UNO with ``random`` from fixed seeds, and their mean turns per round, seat-0 win
+of 2-, 4- and 6-player official UNO with ``random`` from fixed seeds, and their mean turns per round, seat-0 win
 rate and mean winner points must agree within ``Z`` combined standard errors (the tolerance of
 tests/test_reference.py).  ``test_detects_wrong_rules`` shows that the comparison can fail: the same
-C program with fewer cards dealt is flagged.  Skipped when no C compiler is found.
+C program with fewer cards dealt is flagged, and so is one that lets a Wild Draw Four be laid while
+the hand holds a card of the current colour.  Skipped when no C compiler is found.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from pathlib import Path
@@ -43,9 +45,9 @@ def _c_stats(out: dict) -> dict[str, tuple[float, float]]:
     }
 
 
-@pytest.fixture(scope="module")
-def engine_stats() -> dict[str, tuple[float, float]]:
-    rec = simulate(rules="official", players=PLAYERS, policies="random", games=GAMES, seed=ENGINE_SEED,
+@functools.cache
+def _engine_stats(players: int) -> dict[str, tuple[float, float]]:
+    rec = simulate(rules="official", players=players, policies="random", games=GAMES, seed=ENGINE_SEED,
                    threads=1).records
     n = len(rec)
     p0 = float((rec["winner"] == 0).mean())
@@ -63,20 +65,28 @@ def _far_apart(a: dict, b: dict) -> list[str]:
             if abs(a[k][0] - b[k][0]) > Z * math.hypot(a[k][1], b[k][1])]
 
 
-def test_c_reference_plays_unosims_game(tmp_path: Path, engine_stats: dict) -> None:
+@pytest.mark.parametrize("players", [2, PLAYERS, 6])
+def test_c_reference_plays_unosims_game(tmp_path: Path, players: int) -> None:
     exe = cref.build(tmp_path, CC)
-    out = cref.run(exe, PLAYERS, GAMES, seed=C_SEED)
+    out = cref.run(exe, players, GAMES, seed=C_SEED)
     assert out["rounds"] == GAMES and sum(out["wins"]) + out["capped"] == GAMES
     assert out["rounds_per_s"] > 0
-    assert _far_apart(_c_stats(out), engine_stats) == []
+    assert _far_apart(_c_stats(out), _engine_stats(players)) == []
 
 
-def test_detects_wrong_rules(tmp_path: Path, engine_stats: dict) -> None:
-    """A C reference dealing 6 cards instead of 7 must be told apart (the comparison has power)."""
+WD4_RESTRICTION = "        if ((h->at_least[0] & COLOR_MASK(cur)) == 0)\n            legal |= BIT(K_WD4);"
+
+
+@pytest.mark.parametrize("right, wrong", [
+    ("HAND_SIZE = 7,", "HAND_SIZE = 6,"),  # six cards dealt
+    (WD4_RESTRICTION, "        legal |= BIT(K_WD4);"),  # a Wild Draw Four always legal
+])
+def test_detects_wrong_rules(tmp_path: Path, right: str, wrong: str) -> None:
+    """A C reference that breaks a rule must be told apart (the comparison has power)."""
     src = cref.SOURCE.read_text()
-    assert "HAND_SIZE = 7," in src
-    wrong = tmp_path / "bench" / "ref_official.c"
-    wrong.parent.mkdir()
-    wrong.write_text(src.replace("HAND_SIZE = 7,", "HAND_SIZE = 6,"))
-    exe = cref.build(tmp_path / "out", CC, source=wrong)
-    assert _far_apart(_c_stats(cref.run(exe, PLAYERS, GAMES, seed=C_SEED)), engine_stats) != []
+    assert src.count(right) == 1
+    bad = tmp_path / "bench" / "ref_official.c"
+    bad.parent.mkdir()
+    bad.write_text(src.replace(right, wrong))
+    exe = cref.build(tmp_path / "out", CC, source=bad)
+    assert _far_apart(_c_stats(cref.run(exe, PLAYERS, GAMES, seed=C_SEED)), _engine_stats(PLAYERS)) != []
