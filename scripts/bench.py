@@ -19,8 +19,9 @@ by a third).  Without a C compiler those columns stay empty.
 One row times a user's numba policy (``greedy_numba`` of ``scripts/policy_example_numba.py``, greedy
 written against the observation) in one seat of four beside three ``greedy``, as a ratio to four
 ``greedy`` timed beside it (it plays the same moves, so the ratio is the price of the decision
-interface).  The rows of other rules and decks show their rate as a ratio to official's (4 players,
-``random``, one thread) timed beside each, interleaved like the C reference.
+interface).  The rows of every other rule preset (on the classic deck) and of every other deck (official
+rules; the aliases of classic left out) show their rate as a ratio to official's (4 players, ``random``,
+one thread) timed beside each, interleaved like the C reference.
 
 The sweep row runs the 20-cell grid of ``scripts/bench_dask.py`` (2-6 players x 4 rule sets, 20,000 rounds
 a cell, one thread) into a fresh store and ``simulate`` of the same 20 cells, in five pairs (which of the two
@@ -148,6 +149,7 @@ def sweep_vs_simulate(games: int = 20_000) -> dict:
 
 
 PAIRS = 9  # interleaved pairs behind each ratio to a reference, of a third of ``--games`` rounds each
+RULES_W = 23  # the rules column: "official (harry_potter)"
 
 
 def rate(rules: str, players: int, policies: str, games: int, threads: int, deck: str = "classic",
@@ -262,6 +264,16 @@ def fmt_c(c_rate: float | None, ratio: float | None) -> str:
     return f" {c_rate:>12,.0f} {ratio:>7.2f}x"
 
 
+def other_rules_and_decks() -> list[tuple[str, str]]:
+    """(rules, deck) of every rule preset but official on the classic deck, then of official on every other
+    deck (each once: aliases left out)."""
+    from unosim.ruleset.decks import deck_names
+    from unosim.ruleset.rules import PRESETS
+
+    return [(name, "classic") for name in PRESETS if name != "official"] + \
+        [("official", deck) for deck in deck_names() if deck != "classic"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=200_000, help="rounds per timing")
@@ -297,7 +309,7 @@ def main() -> None:
     c_exe = build_c_reference()
     players_list = (4,) if args.quick else (2, 4, 6)
     c_head = f" {'C rounds/s':>12} {'vs C':>8}" if c_exe is not None else ""
-    print(f"\n{'rules':<12} {'players':>7} {'policy':<8} {'threads':>7} {'rounds/s':>12}{c_head}")
+    print(f"\n{'rules':<{RULES_W}} {'players':>7} {'policy':<8} {'threads':>7} {'rounds/s':>12}{c_head}")
     for rules in ("official",):
         for n in players_list:
             for pol in ("random", "greedy"):
@@ -308,24 +320,23 @@ def main() -> None:
                     if c_rate is not None:
                         row.update(c_rounds_per_s=c_rate, ratio_to_c=ratio)
                     rows.append(row)
-                    print(f"{rules:<12} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}{fmt_c(c_rate, ratio)}", flush=True)
+                    print(f"{rules:<{RULES_W}} {n:>7} {pol:<8} {th:>7} {r:>12,.0f}{fmt_c(c_rate, ratio)}", flush=True)
     # a user's numba policy (greedy written against the observation: the same moves) in one seat of four,
     # as a ratio to four greedy timed beside it
     r, _, ratio = rate("official", 4, "greedy_numba,greedy,greedy,greedy", args.games, 1,
                       policy_files=[str(USER_POLICY)], against=dict(players=4, policies="greedy", threads=1))
     rows.append({"rules": "official", "players": 4, "policy": "greedy_numba,greedy,greedy,greedy", "threads": 1,
                  "rounds_per_s": r, "ratio_to_greedy": ratio})
-    print(f"{'official':<12} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({ratio:.2f}x greedy; "
+    print(f"{'official':<{RULES_W}} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({ratio:.2f}x greedy; "
           f"the user seat: greedy_numba of {USER_POLICY.relative_to(ROOT)})", flush=True)
     # other rules and decks, as a ratio to official (4 players, random, one thread) timed beside each
-    for rules, deck in (("stacking", "classic"), ("seven_zero", "classic"), ("jump_in", "classic"),
-                        ("party", "classic"), ("everything", "classic"), ("official", "flip")):
+    for rules, deck in other_rules_and_decks():
         r, _, ratio = rate(rules, 4, "random", args.games, 1, deck,
                             against=dict(players=4, policies="random", threads=1))
         label = rules if deck == "classic" else f"{rules} ({deck})"
         rows.append({"rules": rules, "deck": deck, "players": 4, "policy": "random", "threads": 1,
                      "rounds_per_s": r, "ratio_to_official": ratio})
-        print(f"{label:<12} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({ratio:.2f}x official)", flush=True)
+        print(f"{label:<{RULES_W}} {4:>7} {'random':<8} {1:>7} {r:>12,.0f}  ({ratio:.2f}x official)", flush=True)
     if args.json:
         print(json.dumps({"cold_compile_s": cold, "cached_startup_s": cached, "cli": cli, "sweep": sweep,
                           "threads_ratio": scale[2], "playouts": play, "dask": dask, "rows": rows}))

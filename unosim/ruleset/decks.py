@@ -550,10 +550,14 @@ def available_decks() -> str:
 DECKS: dict[str, Callable[[], Deck]] = {n: functools.partial(get_deck, n) for n in _all_names()}
 
 
+def deck_names() -> list[str]:
+    """Every built-in deck once: no alias (hp, nor the themed products that play as classic)."""
+    return list(_PRESETS) + [k for k in _THEMED if k != "hp"] + ["flip"]
+
+
 def format_decks() -> str:
     """``unosim decks``: every deck name with its cards, the aliases, and the other forms ``--deck`` takes."""
-    names = list(_PRESETS) + [k for k in _THEMED if k != "hp"] + ["flip"]
-    lines = [f"{name:<14} {get_deck(name).summary()}" for name in names]
+    lines = [f"{name:<14} {get_deck(name).summary()}" for name in deck_names()]
     lines += ["", "hp is short for harry_potter; these play as classic: " + ", ".join(ALIASES),
               "", "parameters of classic and numbers_only, e.g. --deck 'classic(copies=2,no_wilds)':"]
     lines += [f"  {_PARAM_HELP[k]}" for k in _PARAMS]
