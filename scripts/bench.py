@@ -11,8 +11,9 @@ project's cache already written (what a user sees on every run after the first).
 
 The official ``random`` rows on one thread also show the C reference (``scripts/bench/ref_official.c``,
 the same rounds hand-written in C as fast as we could write them, built with ``cc -O2 -march=native``
-or ``$CC``) and unosim's speed as a ratio to it.  Both are timed in the same run, in nine interleaved pairs of a third as many rounds each (which of
-the two goes first alternates from pair to pair), and the ratio is the median of the nine pairs' ratios,
+or ``$CC``) and unosim's speed as a ratio to it.  Both are timed in the same run, in nine interleaved
+pairs of a third as many rounds each (which of the two goes first alternates from pair to pair), and
+the ratio is the median of the nine pairs' ratios,
 since absolute figures on a shared machine drift from run to run (on this project's 2-core machine the
 same run varies by up to 2x from one minute to the next; three pairs let one slow minute move the ratio
 by a third).  Without a C compiler those columns stay empty.
