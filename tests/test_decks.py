@@ -19,6 +19,7 @@ from unosim.ruleset.decks import (
     classic_deck,
     classic_kinds,
     classic_points,
+    deck_names,
     get_deck,
 )
 
@@ -152,6 +153,18 @@ def test_available_decks_lists_everything() -> None:
                  *ALIASES]:
         assert word in text
     assert "4.18" in text and "1.2" in text
+
+
+def test_deck_names_are_every_deck_once() -> None:
+    """deck_names (what `make bench` and `unosim decks` list) holds every built-in deck once: each other name
+    is an alias that deals the same cards as one of them, and no two of them deal the same cards."""
+    names = deck_names()
+    assert len(set(names)) == len(names) and set(names) <= set(DECKS)
+    for alias in set(DECKS) - set(names):
+        deck = get_deck(alias)
+        same = [n for n in names if kinds(get_deck(n)) == kinds(deck) and get_deck(n).size == deck.size]
+        assert same, f"{alias} deals cards that no deck of deck_names() deals"
+    assert len({(get_deck(n).size, tuple(sorted(kinds(get_deck(n)).items()))) for n in names}) == len(names)
 
 
 # ---- TOML decks ----------------------------------------------------------------------------------
