@@ -1308,6 +1308,10 @@ def test_speed_no_going_out_on_a_wild_draw_four() -> None:
     g = run([["wd4"], ["y1", "y2"]], "r3", rules="official+speed_no_wd4_out", pile=PILE, policies="greedy",
             end=None)
     assert trace(g)[0] == "draw 0 y1"
+    # with a card left after it, the Wild Draw Four may be laid (only going out on it is forbidden)
+    g = run([["wd4", "g5"], ["y1", "y2"]], "r3", rules="official+speed_no_wd4_out", pile=PILE, script=["wd4"],
+            end="script_error")
+    assert trace(g)[0].startswith("play 0 wd4")
 
 
 def test_speed_draw_no_skip_victim_draws_then_plays_colour_only() -> None:
