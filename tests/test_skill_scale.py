@@ -16,6 +16,7 @@ from unosim.lab.skill_scale import (
     ladder_players,
     rating,
     rounds_to_see,
+    share_axis_limits,
     skill_answer,
     skill_share,
     variance_share,
@@ -134,7 +135,16 @@ def test_skill_answer_small_run_writes_text_and_page(tmp_path):
     assert "skill share" in text and "Ladder" in text and "Footnote" in text and "unosim skill" in text
     files = write_skill_page(a, tmp_path)
     assert files["report.html"].exists() and (tmp_path / "ladder.png").exists()
-    assert (tmp_path / "skill_share.svg").exists()
+    svg = (tmp_path / "skill_share.svg").read_text()
+    assert "sees every hand" in svg  # the ceiling's colour is named in a legend
+
+
+def test_skill_share_axis_shows_every_interval_end():
+    """An interval that reaches below 0 (a small match cell) is drawn whole, not cut at the axis."""
+    assert share_axis_limits(0.1) == (0.0, 1.0)
+    assert share_axis_limits(0.0) == (0.0, 1.0)
+    lo, hi = share_axis_limits(-0.04)
+    assert lo < -0.04 - 0.02 and hi == 1.0
 
 
 @pytest.mark.parametrize("args", [

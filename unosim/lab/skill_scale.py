@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..analysis.stats import proportion_ci, z_value
@@ -295,24 +296,37 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     return save_figure(fig, path)
 
 
+def share_axis_limits(lowest: float) -> tuple[float, float]:
+    """The skill-share axis: 0 to 1, reaching below 0 with a margin where an interval does (``lowest``, the
+    lowest interval end), so that no interval's end is cut off at the edge."""
+    return (min(0.0, lowest - 0.05) if lowest < 0 else 0.0), 1.0
+
+
 def _share_chart(a: SkillAnswer, path: Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from ..reports.charts import FIGSIZE, OKABE_ITO, save_figure, set_title
+    from ..reports.charts import FIGSIZE, OKABE_ITO, legend, save_figure, set_title
 
     t = a.headline
     fig = Figure(figsize=FIGSIZE)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
     labels = [f"{r['player']}\nvs {r['field']}, per {r['unit']}" for _, r in t.iterrows()]
-    x = range(len(t))
-    ax.bar(x, t["share"], color=[OKABE_ITO[3] if p.startswith(CEILING) else OKABE_ITO[0] for p in t["player"]])
-    ax.errorbar(x, t["share"], yerr=[t["share"] - t["share_lo"], t["share_hi"] - t["share"]], fmt="none",
-                ecolor="#333333", capsize=3)
+    x = np.arange(len(t))
+    ceiling = np.array([p.startswith(CEILING) for p in t["player"]], bool)
+    share = t["share"].to_numpy()
+    for which, color, label in ((~ceiling, OKABE_ITO[0], a.strong),
+                                (ceiling, OKABE_ITO[3], "the ceiling: sees every hand (a cheat)")):
+        if which.any():
+            ax.bar(x[which], share[which], color=color, label=label)
+    ax.errorbar(x, share, yerr=[share - t["share_lo"], t["share_hi"] - share], fmt="none", ecolor="#333333",
+                capsize=3)
     ax.set_xticks(list(x), labels, fontsize=7)
     ax.set_ylabel("skill share s (0 = luck, 1 = always wins)")
-    ax.set_ylim(min(0.0, float(t["share_lo"].min())), 1.0)
+    ax.set_ylim(*share_axis_limits(float(t["share_lo"].min())))
+    ax.axhline(0.0, color="#999999", lw=0.8)
+    legend(ax, loc="upper left")
     set_title(ax, "How much skill decides", f"{a.rules}, {a.deck}, {a.players} players")
     fig.tight_layout()
     return save_figure(fig, path)
