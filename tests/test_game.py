@@ -178,6 +178,21 @@ def test_a_game_is_its_buffer_and_clone_copies_it(monkeypatch):
     assert len(calls) >= 1 and len(c.history) == len(g.history) + 1  # the original is untouched
 
 
+def test_the_engine_is_called_once_per_decision(monkeypatch):
+    """The steps between two decisions are played in one call of the engine (nb.steps_nb), the step that
+    paused at a decision included: a call costs more than a turn, and a search asks at every decision."""
+    from unosim.core import nb
+
+    real = nb.steps_nb
+    calls = []
+    monkeypatch.setattr(nb, "steps_nb", lambda *a: calls.append(1) or real(*a))
+    g = Game(players=3, seed=7)
+    first = len(calls)
+    for _ in range(40):
+        g.apply(g.observation().greedy())
+    assert first == 1 and len(calls) == first + 40
+
+
 def test_a_game_left_open_does_not_keep_the_interpreter_from_exiting():
     import subprocess
     import sys

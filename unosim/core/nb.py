@@ -3777,11 +3777,29 @@ def state_sizes(n: int, ncards: int, nobs: int) -> list[int]:
     return [n * ncards, n, ncards, ncards, ncards, ncards, 4 * n, NST, 1, NRES, nobs]
 
 
-@entry(types.int64(i8, i8, i8, I2, I2, I2, I2, I1, F1, I1, F2, I1, I1, I1, I2, SLOT), cache=True)
-def step_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script, buf, lay, log, ufn):
-    """play_round_nb on a round whose arrays lie in ``buf`` at the offsets ``lay`` (LAY_*, and lay[NLAY] the end
-    of obs); st[ST_MODE] says
-    how (MODE_STEP, MODE_CONTINUE, ...).  ``cmask``, ``R``, ``RD``: card_masks_nb's and rules_nb's tables."""
+#: what steps_nb stopped at
+STEPS_PAUSED_FIRST = 0  # a decision of a seat played from Python in its first step: the queued answers are still the step's
+STEPS_PAUSED_LATER = 1  # such a decision in a later step: the first step was played with the queued answers
+STEPS_ROUND_OVER = 2    # the round is over (a win, the cap, a policy's error)
+
+# the State's flags (unosim.running.steps.State), buf[fl:fl+3]: the round is under way, it is over, the decisions
+# answered in the round before this step
+FL_STARTED = 0
+FL_OVER = 1
+FL_ANSWERED = 2
+
+
+@entry(types.int64(i8, i8, i8, I2, I2, I2, I2, I1, F1, I1, F2, I1, I1, I1, I1, i8, i8, I2, SLOT), cache=True)
+def steps_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script, buf, start, lay, fl, snapshot, log,
+             ufn):
+    """Play the round whose arrays lie in ``buf`` at the offsets ``lay`` (LAY_*, and lay[NLAY] the end of obs) step
+    by step (MODE_STEP; MODE_CONTINUE once under way; ``snapshot``: MODE_SNAPSHOT or 0) until a seat played
+    from Python must decide (st[ST_ERR] = 3), or the round is over.  The first step plays with the queued
+    answers ``script``, the later ones with none.  Each step starts from a copy of buf in ``start``: at a
+    decision, start is its step's start and buf as the engine left it.  The State's flags at buf[fl:fl+3]
+    (FL_*) are kept as the steps go.  Returns STEPS_*.  One call from Python per decision, not one per step: a
+    call costs several microseconds, more than a turn of the engine.  ``cmask``, ``R``, ``RD``: card_masks_nb's
+    and rules_nb's tables."""
     nc = fcol.shape[1]
     hand = buf[lay[LAY_HAND]:lay[LAY_HAND] + n * nc].reshape((n, nc))
     hlen = buf[lay[LAY_HLEN]:lay[LAY_HLEN] + n]
@@ -3794,9 +3812,27 @@ def step_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script, 
     rng = buf[lay[LAY_RNG]:lay[LAY_RNG] + 1].view(np.uint64)
     res = buf[lay[LAY_RES]:lay[LAY_RES] + NRES]
     obs = buf[lay[LAY_OBS]:lay[NLAY]]
-    return play_round_nb(n, dealer, first, np.zeros(0, np.int64), (hand, hlen, pile, disc, lg, tmp, active, st, rng,
-                                                                   log, res, obs, fcol, frank, fpts, cmask, pol, pp,
-                                                                   script, ufn, R, RD))
+    order = np.zeros(0, np.int64)
+    queued = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp,
+              script, ufn, R, RD)
+    none = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp,
+            order, ufn, R, RD)
+    played = 0
+    while buf[fl + FL_OVER] == 0:
+        start[:] = buf
+        st[ST_MODE] = MODE_STEP | (MODE_CONTINUE if buf[fl + FL_STARTED] != 0 else 0) | snapshot
+        if played == 0:
+            play_round_nb(n, dealer, first, order, queued)
+        else:
+            play_round_nb(n, dealer, first, order, none)
+        if st[ST_ERR] == 3:
+            return STEPS_PAUSED_LATER if played > 0 else STEPS_PAUSED_FIRST
+        if played == 0:
+            buf[fl + FL_ANSWERED] += script.shape[0]
+        played += 1
+        buf[fl + FL_STARTED] = 1
+        buf[fl + FL_OVER] = 1 if res[RES_END] != END_STEP else 0
+    return STEPS_ROUND_OVER
 
 
 entry.unbind()

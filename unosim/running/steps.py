@@ -10,7 +10,8 @@ next; a turn step is a turn, or a response window, or a skipped turn) and goes o
 the policies that read the engine's state, ``unosim trace``) stops the step at its decision without an
 answer: the state goes back to the step's start, the decision is handed out, and with its answer queued
 the step is played again from its start.  A step holds a few decisions at most, so an answer costs one
-step of the engine, never a replay of the round.
+step of the engine, never a replay of the round.  The steps between two such decisions are played in one call
+of the engine (:func:`to_decision`, ``nb.steps_nb``), which keeps each step's start itself.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class State:
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.buf = np.zeros(int(offsets[-1]), np.int64) if buf is None else buf
         self.lay = offsets[:nb.NLAY + 1]
+        self.fl = int(offsets[len(self._ROUND) + self._MATCH.index("flags")])  # nb.steps_nb keeps the flags
         self.n, self.ncards = n, ncards
         for k, name in enumerate(self._ROUND + self._MATCH):
             setattr(self, name, self.buf[offsets[k]:offsets[k + 1]])
@@ -94,15 +96,15 @@ class State:
         self.rng = self.rng.view(np.uint64)
         self.queue: list[int] = []
 
-    # flags[0]: the round is under way (MODE_CONTINUE); flags[1]: the round is over; flags[2]: the decisions
-    # answered in the round before this step (with the queue's: a Decision's random stream, Decision.rng)
+    # flags (nb.FL_*): the round is under way (MODE_CONTINUE); the round is over; the decisions answered in the
+    # round before this step (with the queue's: a Decision's random stream, Decision.rng)
     @property
     def started(self) -> bool:
-        return bool(self.flags[0])
+        return bool(self.flags[nb.FL_STARTED])
 
     @property
     def round_over(self) -> bool:
-        return bool(self.flags[1])
+        return bool(self.flags[nb.FL_OVER])
 
     def copy(self) -> State:
         other = State(self.n, self.ncards, self.buf.copy())
@@ -119,42 +121,30 @@ class State:
 _NO_LOG = np.zeros((0, 5), np.int64)
 
 
-def play_step(t: Table, s: State, log: np.ndarray = _NO_LOG, snapshot: bool = False) -> bool:
-    """Play one step of the round from ``s`` with its queued answers.  Returns False when a seat played from
-    Python must decide first: the decision is in ``s.obs`` and the arrays are as the engine left them at it
-    (the caller puts the step's start back); True when the step was played (the round may be over)."""
-    n = t.n
-    mode = nb.MODE_STEP | (nb.MODE_CONTINUE if s.started else 0) | (nb.MODE_SNAPSHOT if snapshot else 0)
-    s.st[nb.ST_MODE] = mode
-    dealer, first = (int(s.ms[nb.MS_DEALER]), int(s.ms[nb.MS_FIRST])) if t.mi is not None else (n - 1, -1)
-    nb.step_nb(n, dealer, first, t.gcol, t.grank, t.gpts, t.cmask, t.R, t.RD, t.pol, t.pp,
-               np.array(s.queue, np.int64), s.buf, s.lay, log, t.slot)
-    if s.st[nb.ST_ERR] == 3:
-        return False
-    s.flags[2] += len(s.queue)
-    s.queue.clear()
-    s.flags[0] = 1
-    s.flags[1] = int(s.res[nb.RES_END] != nb.END_STEP)  # a win, the cap, or a policy's error (st[ST_ERR] = 2)
-    return True
-
-
 def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
                 on_pause: Callable[[Decision, np.ndarray], None] | None = None,
                 snapshot: bool = False) -> Decision | None:
-    """Play on from ``s`` until a seat played from Python must decide (returned, with ``s`` back at the start
-    of its step and the step's earlier answers queued), or the round ends (None).  ``on_pause(d, start)`` sees
-    each decision while the arrays are still as the engine left them at it (with ``snapshot``: at a play
-    decision, the state a paused round resumes from, nb.MODE_RESUME), and the buffer at its step's start."""
-    while not s.round_over:
-        start = s.buf.copy()
-        if play_step(t, s, log, snapshot):
-            continue
-        d = Decision.from_obs(s.obs, int(s.rng[0]) ^ int(s.flags[2] + len(s.queue)))
-        if on_pause is not None:
-            on_pause(d, start)
-        s.buf[:] = start
-        return d
-    return None
+    """Play on from ``s`` (its queued answers first) until a seat played from Python must decide (returned, with
+    ``s`` back at the start of its step and the step's earlier answers queued), or the round ends (None).
+    ``on_pause(d, start)`` sees each decision while the arrays are still as the engine left them at it (with
+    ``snapshot``: at a play decision, the state a paused round resumes from, nb.MODE_RESUME), and the buffer at
+    its step's start.  The engine plays the steps in one call (nb.steps_nb)."""
+    if s.round_over:
+        return None
+    dealer, first = (int(s.ms[nb.MS_DEALER]), int(s.ms[nb.MS_FIRST])) if t.mi is not None else (t.n - 1, -1)
+    start = np.empty_like(s.buf)
+    stop = nb.steps_nb(t.n, dealer, first, t.gcol, t.grank, t.gpts, t.cmask, t.R, t.RD, t.pol, t.pp,
+                       np.array(s.queue, np.int64), s.buf, start, s.lay, s.fl,
+                       nb.MODE_SNAPSHOT if snapshot else 0, log, t.slot)
+    if stop != nb.STEPS_PAUSED_FIRST:
+        s.queue.clear()  # played in the first step
+    if stop == nb.STEPS_ROUND_OVER:
+        return None
+    d = Decision.from_obs(s.obs, int(s.rng[0]) ^ int(s.flags[nb.FL_ANSWERED] + len(s.queue)))
+    if on_pause is not None:
+        on_pause(d, start)
+    s.buf[:] = start
+    return d
 
 
 # ---- a round's result -----------------------------------------------------------------------------------
