@@ -4,6 +4,7 @@ asked for by name, and it sees the real hands."""
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -177,6 +178,26 @@ def test_skill_sweep_gives_one_share_per_setting_field_and_unit(tmp_path, capsys
     with pytest.raises(SystemExit) as e:
         cli_run(["skill", "--sweep", "--rounds", "0"])
     assert e.value.code == 2
+    from unosim.lab.skill_scale import sweep_command, write_sweep_page
+
+    files = write_sweep_page(t, sweep_command("expert", 400, 3, 3), tmp_path / "page")
+    md = files["summary.md"].read_text()
+    assert "400 rounds and 3 matches to 500 a cell" in md and "unosim skill --sweep --strong 'expert'" in md
+    assert "| flip |" in md and files["report.html"].exists() and files["sweep.csv"].exists()
+    svg = (tmp_path / "page" / "skill_share_by_setting.svg").read_text()
+    assert "vs greedy, per match" in svg  # one series per field and unit, named in the legend
+
+
+def test_skill_sweep_refuses_an_out_in_the_way_before_it_runs(tmp_path, capsys):
+    """A file where --out wants a folder is one line and exit code 2 before any cell is played, not after."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    t0 = time.perf_counter()
+    with pytest.raises(SystemExit) as e:
+        cli_run(["skill", "--sweep", "--rounds", "100000", "--out", str(blocker / "page")])
+    assert e.value.code == 2 and time.perf_counter() - t0 < 20
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--out" in err[0], err
 
 
 def test_skill_takes_a_users_policy_file():

@@ -1229,20 +1229,29 @@ def decks_cmd() -> None:
 def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
               sweep, seed, threads, out, policy_files) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
-    from .lab.skill_scale import format_skill, format_sweep, skill_answer, skill_sweep, write_skill_page
+    from .lab.skill_scale import (
+        format_skill,
+        format_sweep,
+        skill_answer,
+        skill_sweep,
+        sweep_command,
+        write_skill_page,
+        write_sweep_page,
+    )
 
     if sweep:
         try:
-            t = skill_sweep(strong=strong, rounds=_int("rounds", rounds), matches=_int("matches", matches),
-                            seed=_int("seed", seed), threads=_int("threads", threads),
+            out_dir = _check_out(out, create=False)
+            nr, nm, sd = _int("rounds", rounds), _int("matches", matches), _int("seed", seed)
+            t = skill_sweep(strong=strong, rounds=nr, matches=nm, seed=sd, threads=_int("threads", threads),
                             policy_files=list(policy_files) or None)
         except ValueError as e:
             raise _fail(e) from None
         click.echo(format_sweep(t))
-        out_dir = _check_out(out)
         if out_dir is not None:
-            t.to_csv(out_dir / "sweep.csv", index=False)
-            click.echo(f"table: {out_dir / 'sweep.csv'}")
+            paths = write_sweep_page(t, sweep_command(str(t["player"].iloc[0]), nr, nm, sd, policy_files), out_dir)
+            click.echo(f"table: {paths['sweep.csv']}")
+            click.echo(f"report: {paths['report.html']}")
         return
     try:
         blist = [_int("budgets", b.strip()) for b in budgets.split(",") if b.strip()]

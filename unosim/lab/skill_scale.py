@@ -212,12 +212,21 @@ def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int =
     return pd.DataFrame(rows)
 
 
-def format_sweep(t: pd.DataFrame) -> str:
-    """One line per setting: the skill share s [95%] per field and unit."""
-    out = pd.DataFrame([{"setting": label, **{
+def sweep_frame(t: pd.DataFrame) -> pd.DataFrame:
+    """One row per setting: the skill share s [95%] per field and unit."""
+    return pd.DataFrame([{"setting": label, **{
         f"s vs {r['field']} per {r['unit']}": f"{r['share']:.2f} [{r['share_lo']:.2f}, {r['share_hi']:.2f}]"
         for _, r in g.iterrows()}} for label, g in t.groupby("setting", sort=False)])
-    return out.to_string(index=False)
+
+
+def format_sweep(t: pd.DataFrame) -> str:
+    """One line per setting: the skill share s [95%] per field and unit."""
+    return sweep_frame(t).to_string(index=False)
+
+
+def sweep_command(strong: str, rounds: int, matches: int, seed: int, policy_files: Sequence[str] = ()) -> str:
+    return (f"unosim skill --sweep --strong '{strong}' " + "".join(f"--policy-file '{f}' " for f in policy_files)
+            + f"--rounds {rounds} --matches {matches} --seed {seed}")
 
 
 # ---- text -------------------------------------------------------------------------------------------
@@ -296,6 +305,13 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     return save_figure(fig, path)
 
 
+def _interval_arms(mid: Any, lo: Any, hi: Any) -> np.ndarray:
+    """matplotlib's error-bar arms (below, above) of intervals [lo, hi] around ``mid``, never negative (at 0 or
+    all wins the interval's end and the estimate differ only by rounding)."""
+    mid = np.asarray(mid, float)
+    return np.clip(np.vstack([mid - np.asarray(lo, float), np.asarray(hi, float) - mid]), 0.0, None)
+
+
 def share_axis_limits(lowest: float) -> tuple[float, float]:
     """The skill-share axis: 0 to 1, reaching below 0 with a margin where an interval does (``lowest``, the
     lowest interval end), so that no interval's end is cut off at the edge."""
@@ -320,7 +336,7 @@ def _share_chart(a: SkillAnswer, path: Path) -> Path:
                                 (ceiling, OKABE_ITO[3], "the ceiling: sees every hand (a cheat)")):
         if which.any():
             ax.bar(x[which], share[which], color=color, label=label)
-    ax.errorbar(x, share, yerr=[share - t["share_lo"], t["share_hi"] - share], fmt="none", ecolor="#333333",
+    ax.errorbar(x, share, yerr=_interval_arms(share, t["share_lo"], t["share_hi"]), fmt="none", ecolor="#333333",
                 capsize=3)
     ax.set_xticks(list(x), labels, fontsize=7)
     ax.set_ylabel("skill share s (0 = luck, 1 = always wins)")
@@ -330,6 +346,55 @@ def _share_chart(a: SkillAnswer, path: Path) -> Path:
     set_title(ax, "How much skill decides", f"{a.rules}, {a.deck}, {a.players} players")
     fig.tight_layout()
     return save_figure(fig, path)
+
+
+def _sweep_chart(t: pd.DataFrame, strong: str, path: Path) -> Path:
+    """The skill share of each setting (a row each, in the sweep's order) against each field, per round and
+    per match, with its 95% interval."""
+    from ..reports.charts import FIGSIZE, OKABE_ITO, legend, new_figure, save_figure, set_title
+
+    settings = list(dict.fromkeys(t["setting"]))
+    row = {label: i for i, label in enumerate(settings)}
+    series = [(f, u) for f in FIELDS for u in ("round", "match") if ((t["field"] == f) & (t["unit"] == u)).any()]
+    fig, ax = new_figure((FIGSIZE[0], max(3.0, 0.42 * len(settings) + 1.6)))
+    for k, (f, u) in enumerate(series):
+        sub = t[(t["field"] == f) & (t["unit"] == u)]
+        y = np.array([row[label] for label in sub["setting"]]) + (k - (len(series) - 1) / 2) * 0.16
+        color = OKABE_ITO[0] if f == "random" else OKABE_ITO[3]
+        share = sub["share"].to_numpy()
+        ax.errorbar(share, y, xerr=_interval_arms(share, sub["share_lo"], sub["share_hi"]), fmt="o" if u == "round" else "s",
+                    color=color, mfc=color if u == "round" else "white", ms=4, capsize=2, lw=1,
+                    label=f"vs {f}, per {u}")
+    ax.set_yticks(range(len(settings)), settings)
+    ax.invert_yaxis()
+    ax.set_xlim(*share_axis_limits(float(t["share_lo"].min())))
+    ax.axvline(0.0, color="#999999", lw=0.8)
+    ax.set_xlabel("skill share s (0 = luck, 1 = always wins), 95% interval")
+    set_title(ax, "How much skill decides", f"{strong} against random and greedy fields")
+    legend(ax, loc="lower right")
+    return save_figure(fig, path)
+
+
+def write_sweep_page(t: pd.DataFrame, command: str, out: Path | str) -> dict[str, Path]:
+    """summary.md and report.html of a sweep (skill_sweep's table ``t``; ``command`` reproduces it): the table,
+    its chart (PNG and SVG) and sweep.csv, into ``out``."""
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    t.to_csv(out_dir / "sweep.csv", index=False)
+    strong = str(t["player"].iloc[0])
+    chart = PageFigure(_sweep_chart(t, strong, out_dir / "skill_share_by_setting.png").name,
+                       "Skill share by setting", "s = (p - 1/n)/(1 - 1/n) with its 95% interval; dots per round, "
+                       "squares per match to 500.")
+    games = {u: int(g) for u, g in t.groupby("unit", sort=False)["games"].first().items()}
+    cells = " and ".join(f"{g:,} {'rounds' if u == 'round' else 'matches to 500'}" for u, g in games.items())
+    sections = [Section("The answer", [f"{strong} in rotating seats against n - 1 copies of random and of greedy: "
+                                       f"{cells} a cell, the same deals in every cell; 95% Wilson intervals."],
+                        [(sweep_frame(t), 1)], [chart]),
+                Section("Reproduce", code=[command])]
+    page = Page(f"Skill versus luck in UNO by players, preset and deck ({strong})",
+                ["s = (p - 1/n)/(1 - 1/n): 0 when the player wins its fair share 1/n, 1 when it always wins."],
+                sections)
+    return {**write_pages(page, out_dir), "sweep.csv": out_dir / "sweep.csv"}
 
 
 def write_skill_page(a: SkillAnswer, out: Path | str) -> dict[str, Path]:
