@@ -44,7 +44,7 @@ from ..validate import check_players, integer
 
 __all__ = ["DEFAULT_STRONG", "CEILING", "SkillAnswer", "skill_share", "rating", "rounds_to_see",
            "variance_share", "ladder_players", "skill_answer", "format_skill", "write_skill_page",
-           "SWEEP", "skill_sweep", "format_sweep"]
+           "SWEEP", "skill_sweep", "format_sweep", "sweep_frame", "sweep_command", "write_sweep_page"]
 
 DEFAULT_STRONG = "expert"
 CEILING = "cheat_ceiling"
