@@ -27,6 +27,7 @@ from unosim.reports.charts import (
     STYLE,
     ChartError,
     chart_options,
+    error_arms,
     palette,
     plain,
     save_figure,
@@ -272,3 +273,14 @@ def test_a_caption_drawn_into_the_image_sits_under_everything(case: str, tmp_pat
             assert top < lowest, chart.name
             size = write_chart(runs, chart.name, tmp_path / chart.name, width=7, height=5, dpi=60, caption=True)
             assert mpimg.imread(size).shape[:2] == (300, 420), chart.name
+
+
+def test_error_arms_are_never_negative():
+    """An interval whose end passes its estimate by a rounding error (no win, every win) draws an arm of 0, where
+    matplotlib would refuse the chart; a real arm is kept as it is."""
+    arms = error_arms([-0.2, 0.5], [-0.2 + 1e-16, 0.3], [0.13, 0.5 - 1e-16])
+    assert arms.shape == (2, 2) and (arms >= 0).all()
+    assert arms[:, 0].tolist() == [0.0, pytest.approx(0.33)] and arms[:, 1].tolist() == [pytest.approx(0.2), 0.0]
+    assert error_arms(0.25, 0.2, 0.3).shape == (2, 1)
+    fig = Figure()
+    fig.add_subplot().errorbar([0, 1], [-0.2, 0.5], yerr=error_arms([-0.2, 0.5], [-0.2 + 1e-16, 0.3], [0.13, 0.5]))

@@ -72,6 +72,7 @@ from ..analysis.paired import matched_proportions_interval, pairing_variance_rat
 from ..analysis.stats import proportion_ci, ratio_se, z_value
 from ..errors import PolicyError, UnosimError
 from ..players.policies import parse_policy
+from ..reports.charts import error_arms
 from ..reports.pages import Page, PageFigure, Section, write_pages
 from ..reports.report import (
     DPI,
@@ -416,8 +417,7 @@ def _new(width: float = FIGSIZE[0], height: float = FIGSIZE[1], cols: int = 1) -
 
 def _errorbar(ax, x, y, lo, hi, color, label, marker="o", line=False) -> None:
     y, lo, hi = (np.asarray(v, float) for v in (y, lo, hi))
-    yerr = np.vstack([np.clip(y - lo, 0, None), np.clip(hi - y, 0, None)])
-    ax.errorbar(x, y, yerr=yerr, fmt=marker + ("-" if line else ""), ms=5, capsize=4, elinewidth=1.6,
+    ax.errorbar(x, y, yerr=error_arms(y, lo, hi), fmt=marker + ("-" if line else ""), ms=5, capsize=4, elinewidth=1.6,
                 capthick=1.6, lw=1.2, color=color, label=label, zorder=3)
 
 
@@ -525,7 +525,7 @@ def _variance_chart(t: pd.DataFrame, best: str, path: Path) -> Path:
             v, lo, hi = r[f"share_{k}"], r[f"share_{k}_lo"], r[f"share_{k}_hi"]
             ax.barh(y, v, left=0, color=colors[k], height=0.75)
             if math.isfinite(lo) and math.isfinite(hi):
-                ax.errorbar(v, y, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="none", ecolor="#333333",
+                ax.errorbar(v, y, xerr=error_arms(v, lo, hi), fmt="none", ecolor="#333333",
                             capsize=3, lw=1.0)
             ax.text(max(v, hi if math.isfinite(hi) else v) + 0.02, y, f"{_pct3(r[f'share_{k}'])}%",
                     va="center", fontsize=8.5)

@@ -286,7 +286,7 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from ..reports.charts import FIGSIZE, OKABE_ITO, save_figure, set_title
+    from ..reports.charts import FIGSIZE, OKABE_ITO, error_arms, save_figure, set_title
 
     t = a.ladder.sort_values("rating")
     fig = Figure(figsize=(FIGSIZE[0], max(3.0, 0.35 * len(t) + 1.2)))
@@ -294,7 +294,7 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     ax = fig.add_subplot(1, 1, 1)
     y = range(len(t))
     colors = [OKABE_ITO[3] if p.startswith(CEILING) else OKABE_ITO[0] for p in t["player"]]
-    ax.errorbar(t["rating"], y, xerr=[t["rating"] - t["rating_lo"], t["rating_hi"] - t["rating"]], fmt="none",
+    ax.errorbar(t["rating"], y, xerr=error_arms(t["rating"], t["rating_lo"], t["rating_hi"]), fmt="none",
                 ecolor="#555555", capsize=3)
     ax.scatter(t["rating"], y, c=colors, zorder=3)
     ax.set_yticks(list(y), list(t["player"]))
@@ -303,13 +303,6 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     set_title(ax, "The skill ladder", f"{a.rules}, {a.players} players, against greedy")
     fig.tight_layout()
     return save_figure(fig, path)
-
-
-def _interval_arms(mid: Any, lo: Any, hi: Any) -> np.ndarray:
-    """matplotlib's error-bar arms (below, above) of intervals [lo, hi] around ``mid``, never negative (at 0 or
-    all wins the interval's end and the estimate differ only by rounding)."""
-    mid = np.asarray(mid, float)
-    return np.clip(np.vstack([mid - np.asarray(lo, float), np.asarray(hi, float) - mid]), 0.0, None)
 
 
 def share_axis_limits(lowest: float) -> tuple[float, float]:
@@ -322,7 +315,7 @@ def _share_chart(a: SkillAnswer, path: Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from ..reports.charts import FIGSIZE, OKABE_ITO, legend, save_figure, set_title
+    from ..reports.charts import FIGSIZE, OKABE_ITO, error_arms, legend, save_figure, set_title
 
     t = a.headline
     fig = Figure(figsize=FIGSIZE)
@@ -336,7 +329,7 @@ def _share_chart(a: SkillAnswer, path: Path) -> Path:
                                 (ceiling, OKABE_ITO[3], "the ceiling: sees every hand (a cheat)")):
         if which.any():
             ax.bar(x[which], share[which], color=color, label=label)
-    ax.errorbar(x, share, yerr=_interval_arms(share, t["share_lo"], t["share_hi"]), fmt="none", ecolor="#333333",
+    ax.errorbar(x, share, yerr=error_arms(share, t["share_lo"], t["share_hi"]), fmt="none", ecolor="#333333",
                 capsize=3)
     ax.set_xticks(list(x), labels, fontsize=7)
     ax.set_ylabel("skill share s (0 = luck, 1 = always wins)")
@@ -351,7 +344,16 @@ def _share_chart(a: SkillAnswer, path: Path) -> Path:
 def _sweep_chart(t: pd.DataFrame, strong: str, path: Path) -> Path:
     """The skill share of each setting (a row each, in the sweep's order) against each field, per round and
     per match, with its 95% interval."""
-    from ..reports.charts import FIGSIZE, OKABE_ITO, legend, new_figure, save_figure, set_title
+    from ..reports.charts import (
+        FIGSIZE,
+        OKABE_ITO,
+        dodge,
+        error_arms,
+        legend,
+        new_figure,
+        save_figure,
+        set_title,
+    )
 
     settings = list(dict.fromkeys(t["setting"]))
     row = {label: i for i, label in enumerate(settings)}
@@ -359,10 +361,10 @@ def _sweep_chart(t: pd.DataFrame, strong: str, path: Path) -> Path:
     fig, ax = new_figure((FIGSIZE[0], max(3.0, 0.42 * len(settings) + 1.6)))
     for k, (f, u) in enumerate(series):
         sub = t[(t["field"] == f) & (t["unit"] == u)]
-        y = np.array([row[label] for label in sub["setting"]]) + (k - (len(series) - 1) / 2) * 0.16
+        y = np.array([row[label] for label in sub["setting"]]) + dodge(k, len(series))
         color = OKABE_ITO[0] if f == "random" else OKABE_ITO[3]
         share = sub["share"].to_numpy()
-        ax.errorbar(share, y, xerr=_interval_arms(share, sub["share_lo"], sub["share_hi"]), fmt="o" if u == "round" else "s",
+        ax.errorbar(share, y, xerr=error_arms(share, sub["share_lo"], sub["share_hi"]), fmt="o" if u == "round" else "s",
                     color=color, mfc=color if u == "round" else "white", ms=4, capsize=2, lw=1,
                     label=f"vs {f}, per {u}")
     ax.set_yticks(range(len(settings)), settings)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib as mpl
+import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -35,7 +36,7 @@ from ..errors import UnosimError
 
 __all__ = ["OKABE_ITO", "PALETTE", "MAX_SERIES", "STYLE", "DPI", "FIGSIZE", "REFERENCE", "ChartError",
            "ChartOptions", "chart_options", "palette", "plain", "new_figure", "new_panels", "save_figure", "legend",
-           "set_title", "dodge", "panel_title", "figure_title"]
+           "set_title", "dodge", "error_arms", "panel_title", "figure_title"]
 
 #: Okabe–Ito colour-blind-safe palette, ordered for contrast on white (yellow and black last).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -212,6 +213,14 @@ def figure_title(fig: Figure, what: str, scope: str) -> None:
 def panel_title(ax: Axes, text: str) -> None:
     """The small title naming one panel of small multiples."""
     ax.set_title(text, loc="left", fontsize=9.5, fontweight="bold")
+
+
+def error_arms(mid, lo, hi) -> np.ndarray:
+    """matplotlib's error-bar arms (2 x n: below, above) of the intervals [lo, hi] around ``mid``, never negative
+    (at no win, or every win, an interval's end and its estimate differ only by rounding, and matplotlib refuses
+    a negative arm)."""
+    mid = np.atleast_1d(np.asarray(mid, float))
+    return np.clip(np.vstack([mid - np.asarray(lo, float), np.asarray(hi, float) - mid]), 0.0, None)
 
 
 def dodge(i: int, k: int, width: float = 0.6) -> float:

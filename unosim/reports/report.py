@@ -49,6 +49,7 @@ from unosim.reports.charts import (
     ChartError,
     chart_options,
     dodge,
+    error_arms,
     figure_title,
     legend,
     new_figure,
@@ -197,8 +198,7 @@ def _rate_points(ax: Axes, x: np.ndarray, table: pd.DataFrame, color: str, label
     rate = table["rate"].to_numpy(dtype=float)
     lo = table["ci_lo"].to_numpy(dtype=float)
     hi = table["ci_hi"].to_numpy(dtype=float)
-    yerr = np.vstack([np.clip(rate - lo, 0, None), np.clip(hi - rate, 0, None)])
-    ax.errorbar(x, rate, yerr=yerr, fmt=marker, ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
+    ax.errorbar(x, rate, yerr=error_arms(rate, lo, hi), fmt=marker, ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
                 color=color, label=label, zorder=3)
 
 
@@ -533,7 +533,7 @@ def _effects_figure(effects: pd.DataFrame) -> Figure:
     for ax, (key, what, xlabel, scale) in zip(axes, EFFECT_METRICS, strict=True):
         sub = effects[effects["metric"] == key].set_index("label").loc[arms]
         d, lo, hi = (scale * sub[c].to_numpy(float) for c in ("diff", "ci_lo", "ci_hi"))
-        ax.errorbar(d, y, xerr=np.vstack([np.clip(d - lo, 0, None), np.clip(hi - d, 0, None)]), fmt="o", ms=5,
+        ax.errorbar(d, y, xerr=error_arms(d, lo, hi), fmt="o", ms=5,
                     capsize=4, elinewidth=1.6, color=PALETTE[0], label="paired difference", zorder=3)
         ax.axvline(0.0, color=REFERENCE, lw=1.0, ls="--", zorder=1, label="no effect")
         _include_zero(ax, "x", np.concatenate([lo, hi, d]))
@@ -660,8 +660,7 @@ def _players_figure(frame: pd.DataFrame, s: _Sweep) -> Figure:
         for g, color in zip(group, palette(len(group)), strict=True):
             sub = frame[frame["series"] == g.label]
             v = s.scale * sub[s.value].to_numpy(float)
-            err = np.vstack([np.clip(v - s.scale * sub[s.lo].to_numpy(float), 0, None),
-                             np.clip(s.scale * sub[s.hi].to_numpy(float) - v, 0, None)])
+            err = error_arms(v, s.scale * sub[s.lo].to_numpy(float), s.scale * sub[s.hi].to_numpy(float))
             ax.errorbar(sub["players"].to_numpy(float), v, yerr=err, fmt="-o", ms=4.5, lw=1.6, capsize=3.5,
                         elinewidth=1.4, color=color, label=g.name, zorder=3)
         if s.zero_line:
@@ -1401,7 +1400,7 @@ def _tournament_rating_chart(table: pd.DataFrame, meta: Mapping[str, Any], path:
     x = np.arange(len(table), dtype=float)
     r = table["rating"].to_numpy(float)
     lo, hi = table["rating_lo"].to_numpy(float), table["rating_hi"].to_numpy(float)
-    yerr = np.vstack([np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)]) if np.isfinite(lo).all() else None
+    yerr = error_arms(r, lo, hi) if np.isfinite(lo).all() else None
     ax.errorbar(x, r, yerr=yerr, fmt="s", ms=5, capsize=4, elinewidth=1.6, capthick=1.6,
                 color=OKABE_ITO[2], label="rating", zorder=3)
     ax.axhline(0.0, ls="--", lw=1.0, color=REFERENCE, label="field mean", zorder=1)
@@ -1467,7 +1466,7 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
         end = x[-1] * 1.04 if len(x) else 1.0
         for k, (key, color) in enumerate((("tuned", OKABE_ITO[2]), ("start", OKABE_ITO[3]))):
             e = evaluation[key]
-            ax.errorbar([end + k * 0.02 * end], [e["rate"]], yerr=[[e["rate"] - e["ci_lo"]], [e["ci_hi"] - e["rate"]]],
+            ax.errorbar([end + k * 0.02 * end], [e["rate"]], yerr=error_arms(e["rate"], e["ci_lo"], e["ci_hi"]),
                         fmt="s", ms=5, capsize=4, color=color, label=f"{key}, out of sample (95% CI)", zorder=3)
         p = int(meta["players"])
         ax.axhline(1.0 / p, ls="--", lw=1.0, color=REFERENCE, label=f"fair share (1/{p})", zorder=1)
