@@ -293,6 +293,15 @@ def test_no_policy_chart_for_single_policy_runs(
     assert "policy_win_rate.png" not in out["summary.md"].read_text()
 
 
+def test_fmt_interval_never_prints_a_negative_zero() -> None:
+    from unosim.fmt import fmt_interval
+
+    assert fmt_interval(0.21, -0.001, 0.55) == "0.21 [0.00, 0.55]"
+    assert fmt_interval(-0.2, -0.2, 0.133) == "-0.20 [-0.20, 0.13]"
+    assert fmt_interval(38.2, 26.0, 50.4, "+.0f") == "+38 [+26, +50]"
+    assert fmt_interval(-0.3, -12.0, 11.0, "+.0f") == "+0 [-12, +11]"
+
+
 def test_fmt_pm() -> None:
     assert fmt_pm(44.4804, 0.0721) == "44.480 ± 0.072"
     assert fmt_pm(0.259561, 0.000859, pct=True) == "25.956% ± 0.086%"

@@ -40,3 +40,14 @@ def fmt_ci(p: Any, lo: Any, hi: Any) -> str:
     if not (isnum(lo) and isnum(hi)):
         return f"{100 * float(p):.2f}%"
     return f"{100 * float(p):.2f}% [{100 * float(lo):.2f}, {100 * float(hi):.2f}]"
+
+
+def fmt_interval(value: Any, lo: Any, hi: Any, spec: str = ".2f") -> str:
+    """A value with its interval in the format ``spec``, e.g. ``"0.21 [0.00, 0.55]"`` (``"+38 [+26, +50]"`` with
+    ``spec="+.0f"``).  A number that rounds to zero prints as zero, never ``-0.00``."""
+
+    def one(x: Any) -> str:
+        text = format(float(x), spec)
+        return format(0.0, spec) if float(text) == 0.0 else text
+
+    return f"{one(value)} [{one(lo)}, {one(hi)}]"

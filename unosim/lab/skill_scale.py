@@ -36,6 +36,7 @@ import pandas as pd
 from ..analysis.stats import proportion_ci, z_value
 from ..core.heuristics_nb import HEURISTICS
 from ..errors import PolicyError
+from ..fmt import fmt_interval
 from ..players.policies import parse_policy
 from ..reports.pages import Page, PageFigure, Section, write_pages
 from ..results.io import slug
@@ -215,7 +216,7 @@ def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int =
 def sweep_frame(t: pd.DataFrame) -> pd.DataFrame:
     """One row per setting: the skill share s [95%] per field and unit."""
     return pd.DataFrame([{"setting": label, **{
-        f"s vs {r['field']} per {r['unit']}": f"{r['share']:.2f} [{r['share_lo']:.2f}, {r['share_hi']:.2f}]"
+        f"s vs {r['field']} per {r['unit']}": fmt_interval(r['share'], r['share_lo'], r['share_hi'])
         for _, r in g.iterrows()}} for label, g in t.groupby("setting", sort=False)])
 
 
@@ -244,7 +245,7 @@ def headline_frame(a: SkillAnswer) -> pd.DataFrame:
     return pd.DataFrame([{
         "player": r["player"], "against": f"{a.players - 1} x {r['field']}", "per": r["unit"],
         "games": f"{r['games']:,}", "win rate [95%]": _pm(r),
-        "skill share s [95%]": f"{r['share']:.2f} [{r['share_lo']:.2f}, {r['share_hi']:.2f}]",
+        "skill share s [95%]": fmt_interval(r['share'], r['share_lo'], r['share_hi']),
         "rounds to see the edge": _to_see(r["to_see"])} for _, r in a.headline.iterrows()])
 
 
@@ -253,7 +254,7 @@ def ladder_frame(a: SkillAnswer) -> pd.DataFrame:
         return pd.DataFrame()
     return pd.DataFrame([{
         "player": r["player"], "rounds": f"{r['games']:,}", "win rate [95%]": _pm(r),
-        "rating [95%]": f"{r['rating']:+.0f} [{r['rating_lo']:+.0f}, {r['rating_hi']:+.0f}]",
+        "rating [95%]": fmt_interval(r['rating'], r['rating_lo'], r['rating_hi'], "+.0f"),
         "skill share s": f"{r['share']:.2f}", "rounds to see the edge": _to_see(r["to_see"])}
         for _, r in a.ladder.sort_values("rating").iterrows()])
 
