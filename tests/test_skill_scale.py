@@ -140,6 +140,29 @@ def test_skill_answer_small_run_writes_text_and_page(tmp_path):
     assert "sees every hand" in svg  # the ceiling's colour is named in a legend
 
 
+def test_ladder_chart_leaves_out_a_player_without_a_finite_rating(tmp_path):
+    """A player with no win has an unbounded rating: the ladder's table keeps it, its chart names it as left
+    out instead of stretching the axis to about -2,200 Elo."""
+    import pandas as pd
+
+    from unosim.lab.skill_scale import SkillAnswer
+
+    rows = [{"player": pl, "field": "greedy", "unit": "round", "games": 40, "wins": w} for pl, w in
+            (("random", 6), ("greedy", 10), ("lookahead(rollouts=4)", 0))]
+    for r in rows:
+        from unosim.analysis.stats import proportion_ci
+
+        p, _, lo, hi = proportion_ci(r["wins"], r["games"], 0.95)
+        r.update(p=p, lo=lo, hi=hi, share=skill_share(p, 4), share_lo=skill_share(lo, 4), share_hi=skill_share(hi, 4),
+                 rating=rating(p, 4), rating_lo=rating(lo, 4), rating_hi=rating(hi, 4), to_see=rounds_to_see(p, 4),
+                 variance_share=variance_share(p, 4))
+    head = pd.DataFrame([{**rows[1], "player": "expert", "field": f} for f in ("random", "greedy")])
+    a = SkillAnswer("official", "classic", 4, "expert", head, pd.DataFrame(rows), "unosim skill", 1.0)
+    files = write_skill_page(a, tmp_path)
+    svg = (tmp_path / "ladder.svg").read_text()
+    assert "left out, no finite rating" in svg and "lookahead(rollouts=4)" in files["summary.md"].read_text()
+
+
 def test_skill_share_axis_shows_every_interval_end():
     """An interval that reaches below 0 (a small match cell) is drawn whole, not cut at the axis."""
     assert share_axis_limits(0.1) == (0.0, 1.0)

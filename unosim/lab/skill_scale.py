@@ -290,6 +290,10 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     from ..reports.charts import FIGSIZE, OKABE_ITO, error_arms, save_figure, set_title
 
     t = a.ladder.sort_values("rating")
+    # a player that never won (or never lost) has no finite rating: the table shows it, the chart leaves it out
+    # rather than squash every other player against an axis running to -2,000 Elo
+    unbounded = (t["wins"] == 0) | (t["wins"] == t["games"])
+    left_out, t = list(t.loc[unbounded, "player"]), t[~unbounded]
     fig = Figure(figsize=(FIGSIZE[0], max(3.0, 0.35 * len(t) + 1.2)))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
@@ -300,7 +304,8 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     ax.scatter(t["rating"], y, c=colors, zorder=3)
     ax.set_yticks(list(y), list(t["player"]))
     ax.axvline(0.0, color="#999999", lw=0.8)
-    ax.set_xlabel("rating, Elo points relative to one greedy seat (95% interval)")
+    ax.set_xlabel("rating, Elo points relative to one greedy seat (95% interval)"
+                  + (f"\nleft out, no finite rating (no win or no loss): {', '.join(left_out)}" if left_out else ""))
     set_title(ax, "The skill ladder", f"{a.rules}, {a.players} players, against greedy")
     fig.tight_layout()
     return save_figure(fig, path)
