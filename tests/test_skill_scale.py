@@ -145,13 +145,12 @@ def test_ladder_chart_leaves_out_a_player_without_a_finite_rating(tmp_path):
     out instead of stretching the axis to about -2,200 Elo."""
     import pandas as pd
 
+    from unosim.analysis.stats import proportion_ci
     from unosim.lab.skill_scale import SkillAnswer
 
     rows = [{"player": pl, "field": "greedy", "unit": "round", "games": 40, "wins": w} for pl, w in
             (("random", 6), ("greedy", 10), ("lookahead(rollouts=4)", 0))]
     for r in rows:
-        from unosim.analysis.stats import proportion_ci
-
         p, _, lo, hi = proportion_ci(r["wins"], r["games"], 0.95)
         r.update(p=p, lo=lo, hi=hi, share=skill_share(p, 4), share_lo=skill_share(lo, 4), share_hi=skill_share(hi, 4),
                  rating=rating(p, 4), rating_lo=rating(lo, 4), rating_hi=rating(hi, 4), to_see=rounds_to_see(p, 4),

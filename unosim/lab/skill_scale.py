@@ -314,7 +314,7 @@ def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
 def share_axis_limits(lowest: float) -> tuple[float, float]:
     """The skill-share axis: 0 to 1, reaching below 0 with a margin where an interval does (``lowest``, the
     lowest interval end), so that no interval's end is cut off at the edge."""
-    return (min(0.0, lowest - 0.05) if lowest < 0 else 0.0), 1.0
+    return (lowest - 0.05 if lowest < 0 else 0.0), 1.0
 
 
 def _share_chart(a: SkillAnswer, path: Path) -> Path:
