@@ -7,6 +7,7 @@ import math
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from unosim.cli import run as cli_run
@@ -138,12 +139,16 @@ def test_skill_answer_small_run_writes_text_and_page(tmp_path):
     assert files["report.html"].exists() and (tmp_path / "ladder.png").exists()
     svg = (tmp_path / "skill_share.svg").read_text()
     assert "sees every hand" in svg  # the ceiling's colour is named in a legend
+    assert "300 rounds" in svg and "4 matches to 500" in svg and "3 rounds" in svg  # each bar's sample
+    assert "(300)" in (tmp_path / "ladder.svg").read_text()  # each player's rounds beside its name
+    csv = pd.read_csv(tmp_path / "headline.csv")
+    assert set(csv["seed"]) == {2} and set(csv["rules"]) == {"official"} and set(csv["players"]) == {2}
+    assert "seed 2" in files["summary.md"].read_text()  # the captions say which deals
 
 
 def test_ladder_chart_leaves_out_a_player_without_a_finite_rating(tmp_path):
     """A player with no win has an unbounded rating: the ladder's table keeps it, its chart names it as left
     out instead of stretching the axis to about -2,200 Elo."""
-    import pandas as pd
 
     from unosim.analysis.stats import proportion_ci
     from unosim.lab.skill_scale import SkillAnswer
@@ -152,7 +157,7 @@ def test_ladder_chart_leaves_out_a_player_without_a_finite_rating(tmp_path):
             (("random", 6), ("greedy", 10), ("lookahead(rollouts=4)", 0))]
     for r in rows:
         p, _, lo, hi = proportion_ci(r["wins"], r["games"], 0.95)
-        r.update(p=p, lo=lo, hi=hi, share=skill_share(p, 4), share_lo=skill_share(lo, 4), share_hi=skill_share(hi, 4),
+        r.update(seed=1, p=p, lo=lo, hi=hi, share=skill_share(p, 4), share_lo=skill_share(lo, 4), share_hi=skill_share(hi, 4),
                  rating=rating(p, 4), rating_lo=rating(lo, 4), rating_hi=rating(hi, 4), to_see=rounds_to_see(p, 4),
                  variance_share=variance_share(p, 4))
     head = pd.DataFrame([{**rows[1], "player": "expert", "field": f} for f in ("random", "greedy")])
@@ -207,7 +212,7 @@ def test_skill_sweep_gives_one_share_per_setting_field_and_unit(tmp_path, capsys
     assert "400 rounds and 3 matches to 500 a cell" in md and "unosim skill --sweep --strong 'expert'" in md
     assert "| flip |" in md and files["report.html"].exists() and files["sweep.csv"].exists()
     svg = (tmp_path / "page" / "skill_share_by_setting.svg").read_text()
-    assert "vs greedy, per match" in svg  # one series per field and unit, named in the legend
+    assert "vs greedy, per match (3 matches to 500)" in svg  # one series per field and unit, named in the legend
 
 
 def test_skill_sweep_refuses_an_out_in_the_way_before_it_runs(tmp_path, capsys):

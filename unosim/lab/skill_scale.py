@@ -100,7 +100,8 @@ def _measure(player: str, field: str, n: int, rules: str, deck: str, games: int,
                  seed=seed, threads=threads, seating="rotate", policy_files=list(policy_files) or None, **kw)
     wins = int((r.records["winner_policy"].to_numpy() == 0).sum())
     p, _, lo, hi = proportion_ci(wins, games, LEVEL)
-    return {"player": player, "field": field, "unit": unit, "games": games, "wins": wins, "p": p, "lo": lo,
+    return {"rules": rules, "deck": deck, "players": n, "seed": seed,
+            "player": player, "field": field, "unit": unit, "games": games, "wins": wins, "p": p, "lo": lo,
             "hi": hi, "share": skill_share(p, n), "share_lo": skill_share(lo, n), "share_hi": skill_share(hi, n),
             "rating": rating(p, n), "rating_lo": rating(lo, n), "rating_hi": rating(hi, n),
             "to_see": rounds_to_see(p, n), "variance_share": variance_share(p, n)}
@@ -283,31 +284,51 @@ def format_skill(a: SkillAnswer) -> str:
 # ---- page -------------------------------------------------------------------------------------------
 
 
-def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+def _color_of(player: str) -> str:
+    """The ceiling in its own colour (it is a cheat, the top of the scale), every other player in the first."""
+    from ..reports.charts import OKABE_ITO
 
-    from ..reports.charts import FIGSIZE, OKABE_ITO, error_arms, save_figure, set_title
+    return OKABE_ITO[3] if player.startswith(CEILING) else OKABE_ITO[0]
+
+
+def _games_text(games: int, unit: str) -> str:
+    return f"{games:,} {'rounds' if unit == 'round' else 'matches to 500'}"
+
+
+def _chart_caption(t: pd.DataFrame, what: str) -> str:
+    """What a chart's numbers are for, under it on the page: the seats, the seed, the interval."""
+    return f"{what} Rotating seats, the same deals for every player (seed {int(t['seed'].iloc[0])}); 95% intervals."
+
+
+def _chart_style():
+    """The project's chart style (reports.charts.STYLE) for the charts drawn inside the block."""
+    import matplotlib as mpl
+
+    from ..reports.charts import STYLE
+
+    return mpl.rc_context(STYLE)
+
+
+def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
+    from ..reports.charts import FIGSIZE, REFERENCE, error_arms, new_figure, save_figure, set_title
 
     t = a.ladder.sort_values("rating")
     # a player that never won (or never lost) has no finite rating: the table shows it, the chart leaves it out
     # rather than squash every other player against an axis running to -2,000 Elo
     unbounded = (t["wins"] == 0) | (t["wins"] == t["games"])
     left_out, t = list(t.loc[unbounded, "player"]), t[~unbounded]
-    fig = Figure(figsize=(FIGSIZE[0], max(3.0, 0.35 * len(t) + 1.2)))
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
+    fig, ax = new_figure((FIGSIZE[0], max(3.0, 0.35 * len(t) + 1.4)))
     y = range(len(t))
-    colors = [OKABE_ITO[3] if p.startswith(CEILING) else OKABE_ITO[0] for p in t["player"]]
     ax.errorbar(t["rating"], y, xerr=error_arms(t["rating"], t["rating_lo"], t["rating_hi"]), fmt="none",
-                ecolor="#555555", capsize=3)
-    ax.scatter(t["rating"], y, c=colors, zorder=3)
-    ax.set_yticks(list(y), list(t["player"]))
-    ax.axvline(0.0, color="#999999", lw=0.8)
-    ax.set_xlabel("rating, Elo points relative to one greedy seat (95% interval)"
+                ecolor=REFERENCE, capsize=3)
+    ax.scatter(t["rating"], y, c=[_color_of(p) for p in t["player"]], zorder=3)
+    ax.set_yticks(list(y), [f"{p} ({g:,})" for p, g in zip(t["player"], t["games"], strict=True)])
+    ax.grid(axis="x")
+    ax.axvline(0.0, color=REFERENCE, lw=0.8)
+    ax.set_xlabel("rating, Elo points relative to one greedy seat (95% interval)\nin brackets: the rounds it played"
                   + (f"\nleft out, no finite rating (no win or no loss): {', '.join(left_out)}" if left_out else ""))
-    set_title(ax, "The skill ladder", f"{a.rules}, {a.players} players, against greedy")
-    fig.tight_layout()
+    set_title(ax, "The skill ladder", f"{a.rules}, {a.deck} deck, {a.players} players, each against "
+                                      f"{a.players - 1} x greedy")
     return save_figure(fig, path)
 
 
@@ -318,32 +339,28 @@ def share_axis_limits(lowest: float) -> tuple[float, float]:
 
 
 def _share_chart(a: SkillAnswer, path: Path) -> Path:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    from ..reports.charts import FIGSIZE, OKABE_ITO, error_arms, legend, save_figure, set_title
+    from ..reports.charts import REFERENCE, error_arms, legend, new_figure, save_figure, set_title
 
     t = a.headline
-    fig = Figure(figsize=FIGSIZE)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
-    labels = [f"{r['player']}\nvs {r['field']}, per {r['unit']}" for _, r in t.iterrows()]
+    fig, ax = new_figure()
+    labels = [f"{r['player']}\nvs {r['field']}, per {r['unit']}\n{_games_text(r['games'], r['unit'])}"
+              for _, r in t.iterrows()]
     x = np.arange(len(t))
-    ceiling = np.array([p.startswith(CEILING) for p in t["player"]], bool)
+    colors = np.array([_color_of(p) for p in t["player"]])
     share = t["share"].to_numpy()
-    for which, color, label in ((~ceiling, OKABE_ITO[0], a.strong),
-                                (ceiling, OKABE_ITO[3], "the ceiling: sees every hand (a cheat)")):
-        if which.any():
-            ax.bar(x[which], share[which], color=color, label=label)
+    names = {_color_of(a.strong): a.strong}
+    names.setdefault(_color_of(CEILING), "the ceiling: sees every hand (a cheat)")
+    for color, label in names.items():
+        if (colors == color).any():
+            ax.bar(x[colors == color], share[colors == color], color=color, label=label)
     ax.errorbar(x, share, yerr=error_arms(share, t["share_lo"], t["share_hi"]), fmt="none", ecolor="#333333",
                 capsize=3)
     ax.set_xticks(list(x), labels, fontsize=7)
     ax.set_ylabel("skill share s (0 = luck, 1 = always wins)")
     ax.set_ylim(*share_axis_limits(float(t["share_lo"].min())))
-    ax.axhline(0.0, color="#999999", lw=0.8)
+    ax.axhline(0.0, color=REFERENCE, lw=0.8)
     legend(ax, loc="upper left")
-    set_title(ax, "How much skill decides", f"{a.rules}, {a.deck}, {a.players} players")
-    fig.tight_layout()
+    set_title(ax, "How much skill decides", f"{a.rules}, {a.deck} deck, {a.players} players")
     return save_figure(fig, path)
 
 
@@ -353,6 +370,7 @@ def _sweep_chart(t: pd.DataFrame, strong: str, path: Path) -> Path:
     from ..reports.charts import (
         FIGSIZE,
         OKABE_ITO,
+        REFERENCE,
         dodge,
         error_arms,
         legend,
@@ -372,11 +390,12 @@ def _sweep_chart(t: pd.DataFrame, strong: str, path: Path) -> Path:
         share = sub["share"].to_numpy()
         ax.errorbar(share, y, xerr=error_arms(share, sub["share_lo"], sub["share_hi"]), fmt="o" if u == "round" else "s",
                     color=color, mfc=color if u == "round" else "white", ms=4, capsize=2, lw=1,
-                    label=f"vs {f}, per {u}")
+                    label=f"vs {f}, per {u} ({_games_text(int(sub['games'].iloc[0]), u)})")
     ax.set_yticks(range(len(settings)), settings)
     ax.invert_yaxis()
+    ax.grid(axis="x")
     ax.set_xlim(*share_axis_limits(float(t["share_lo"].min())))
-    ax.axvline(0.0, color="#999999", lw=0.8)
+    ax.axvline(0.0, color=REFERENCE, lw=0.8)
     ax.set_xlabel("skill share s (0 = luck, 1 = always wins), 95% interval")
     set_title(ax, "How much skill decides", f"{strong} against random and greedy fields")
     legend(ax, loc="lower right")
@@ -390,9 +409,10 @@ def write_sweep_page(t: pd.DataFrame, command: str, out: Path | str) -> dict[str
     out_dir.mkdir(parents=True, exist_ok=True)
     t.to_csv(out_dir / "sweep.csv", index=False)
     strong = str(t["player"].iloc[0])
-    chart = PageFigure(_sweep_chart(t, strong, out_dir / "skill_share_by_setting.png").name,
-                       "Skill share by setting", "s = (p - 1/n)/(1 - 1/n) with its 95% interval; dots per round, "
-                       "squares per match to 500.")
+    with _chart_style():
+        chart = PageFigure(_sweep_chart(t, strong, out_dir / "skill_share_by_setting.png").name,
+                           "Skill share by setting", _chart_caption(t, "s = (p - 1/n)/(1 - 1/n); dots per round, "
+                                                                     "squares per match to 500."))
     games = {u: int(g) for u, g in t.groupby("unit", sort=False)["games"].first().items()}
     cells = " and ".join(f"{g:,} {'rounds' if u == 'round' else 'matches to 500'}" for u, g in games.items())
     sections = [Section("The answer", [f"{strong} in rotating seats against n - 1 copies of random and of greedy: "
@@ -410,18 +430,20 @@ def write_skill_page(a: SkillAnswer, out: Path | str) -> dict[str, Path]:
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     a.headline.to_csv(out_dir / "headline.csv", index=False)
-    figs = [PageFigure(_share_chart(a, out_dir / "skill_share.png").name, "Skill share",
-                       "s = (p - 1/n)/(1 - 1/n) with its 95% interval; the ceiling sees every hand.")]
+    with _chart_style():
+        share = PageFigure(_share_chart(a, out_dir / "skill_share.png").name, "Skill share",
+                           _chart_caption(a.headline, "s = (p - 1/n)/(1 - 1/n); the ceiling sees every hand."))
+        ladder = None if a.ladder.empty else PageFigure(
+            _ladder_chart(a, out_dir / "ladder.png").name, "Ladder",
+            _chart_caption(a.ladder, "Ratings from the ends of the Wilson intervals."))
     sections = [Section("The answer", [f"Rotating seats, the same deals for every player, 95% Wilson "
                                        f"intervals.  {a.players - 1} opponents of one kind."],
-                        [(headline_frame(a), 3)], figs)]
-    if not a.ladder.empty:
+                        [(headline_frame(a), 3)], [share])]
+    if ladder is not None:
         a.ladder.to_csv(out_dir / "ladder.csv", index=False)
         sections.append(Section("The ladder", ["Each player against the greedy field; the rating is the "
                                                "Bradley-Terry strength relative to one greedy seat, in Elo "
-                                               "points."], [(ladder_frame(a), 1)],
-                                [PageFigure(_ladder_chart(a, out_dir / "ladder.png").name, "Ladder",
-                                            "Ratings with 95% intervals (from the Wilson interval's ends).")]))
+                                               "points."], [(ladder_frame(a), 1)], [ladder]))
     sections.append(Section("Footnote: variance shares", [footnote(a)]))
     sections.append(Section("Reproduce", code=[a.command]))
     page = Page(f"Skill versus luck in UNO ({slug(a.rules)}, {a.players} players)",
