@@ -181,6 +181,8 @@ def test_skill_share_axis_shows_every_interval_end():
     ["--rounds", "0"],
     ["--budgets", "x"],
     ["--search-rounds", "-1"],
+    ["--sweep", "--players", "3"],  # a sweep plays its own settings: an option it would ignore is refused
+    ["--sweep", "--deck", "flip", "--no-ladder"],
 ])
 def test_skill_cli_refuses_bad_input_in_one_line(args, capsys):
     with pytest.raises(SystemExit) as e:
@@ -239,3 +241,15 @@ def test_skill_takes_a_users_policy_file():
                                   "--rounds", "200", "--matches", "0", "--search-rounds", "0", "--no-ladder"])
     assert r.exit_code == 0, r.output
     assert "low_first_py 1 x random round" in r.stdout and f"--policy-file '{f}'" in r.stdout
+
+
+def test_the_reproduce_line_keeps_an_empty_budget_list():
+    """``--budgets ''`` (no search on the ladder) is reproduced as such, not as a bare ``--budgets`` that would
+    swallow the next option."""
+    import shlex
+
+    from unosim.lab.skill_scale import skill_command
+
+    line = skill_command("official", "classic", 2, "expert", 10, 0, 0, [], 64, 1, True)
+    args = shlex.split(line)
+    assert args[args.index("--budgets") + 1] == "" and "--ceiling-rollouts" in args

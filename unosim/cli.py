@@ -1202,6 +1202,10 @@ def decks_cmd() -> None:
     click.echo(format_decks())
 
 
+#: the options of `unosim skill` that a sweep, which plays its own settings, does not use
+_NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "budgets", "ceiling_rollouts", "no_ladder")
+
+
 @main.command("skill")
 @click.option("--rules", "rules", default="official", show_default=True,
               help="Rules string: presets and options joined by '+'; see `unosim rules`.")
@@ -1240,6 +1244,13 @@ def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budg
     )
 
     if sweep:
+        ctx = click.get_current_context()
+        given = [f"--{name.replace('_', '-')}" for name in _NOT_SWEEP
+                 if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise CliError(f"{'/'.join(given)} {'does' if len(given) == 1 else 'do'} not apply to --sweep, which plays "
+                           "its own settings (2-10 players, the main presets, UNO Flip); accepted with --sweep: "
+                           "--strong, --rounds, --matches, --seed, --threads, --out, --policy-file")
         try:
             out_dir = _check_out(out, create=False)
             nr, nm, sd = _int("rounds", rounds), _int("matches", matches), _int("seed", seed)

@@ -137,7 +137,7 @@ def skill_command(rules: str, deck: str, players: int, strong: str, rounds: int,
     return (f"unosim skill --rules {rules} --deck {deck} --players {players} --strong '{strong}' "
             + "".join(f"--policy-file '{f}' " for f in policy_files) +
             f"--rounds {rounds} --matches {matches} --search-rounds {search_rounds} "
-            f"--budgets {','.join(map(str, budgets))} --ceiling-rollouts {ceiling_rollouts} --seed {seed}"
+            f"--budgets {','.join(map(str, budgets)) or repr('')} --ceiling-rollouts {ceiling_rollouts} --seed {seed}"
             + ("" if ladder else " --no-ladder"))
 
 
