@@ -253,3 +253,30 @@ def test_the_reproduce_line_keeps_an_empty_budget_list():
     line = skill_command("official", "classic", 2, "expert", 10, 0, 0, [], 64, 1, True)
     args = shlex.split(line)
     assert args[args.index("--budgets") + 1] == "" and "--ceiling-rollouts" in args
+
+
+def test_skill_cells_come_from_the_results_store_and_match_a_plain_run(tmp_path):
+    """With a store every cell is stored once and reused: a second answer writes nothing and gives the same
+    table, which is also the table of a run without the store."""
+    kw = dict(players=3, rounds=300, matches=3, search_rounds=2, budgets=[2], ceiling_rollouts=2, seed=5, threads=1)
+    first = skill_answer(store=tmp_path / "store", **kw)
+    files = {p: p.stat().st_mtime_ns for p in (tmp_path / "store").rglob("*.parquet")}
+    assert len({p.parent for p in files}) >= 6  # the cells' chunks are there
+    again = skill_answer(store=tmp_path / "store", **kw)
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "store").rglob("*.parquet")} == files  # nothing run again
+    plain = skill_answer(**kw)
+    for a in (again, plain):
+        pd.testing.assert_frame_equal(a.headline, first.headline)
+        pd.testing.assert_frame_equal(a.ladder, first.ladder)
+
+
+def test_skill_cli_uses_the_store_unless_told_not_to(tmp_path):
+    from click.testing import CliRunner
+
+    from unosim.cli import main
+
+    args = ["skill", "--players", "2", "--rounds", "100", "--matches", "0", "--search-rounds", "0", "--no-ladder"]
+    assert CliRunner().invoke(main, [*args, "--store", str(tmp_path / "s")]).exit_code == 0
+    assert any((tmp_path / "s").rglob("*.parquet"))
+    assert CliRunner().invoke(main, [*args, "--store", str(tmp_path / "t"), "--no-store"]).exit_code == 0
+    assert not (tmp_path / "t").exists()

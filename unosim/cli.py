@@ -1228,11 +1228,28 @@ _NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "budgets", "ceiling_r
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("-o", "--out", metavar="DIR", default=None,
               help="Directory for the page (summary.md, report.html), charts and CSV tables.")
+@click.option("--store", default=None, help=_STORE_HELP + " A rerun reuses stored games, a larger --rounds adds only "
+                                                         "the missing ones. [default: results/store]")
+@click.option("--no-store", is_flag=True, help="Simulate without the results store.")
 @_policy_file_option
 @quiet_option
 def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
-              sweep, seed, threads, out, policy_files) -> None:
+              sweep, seed, threads, out, store, no_store, policy_files) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
+    from .results import store as results_store
+
+    root = None if no_store else (store if store is not None else results_store.DEFAULT_ROOT)
+    try:
+        _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
+               sweep, seed, threads, out, root, policy_files)
+    except KeyboardInterrupt:
+        if root is None:
+            raise
+        _stored_and_stop()
+
+
+def _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
+           sweep, seed, threads, out, store, policy_files) -> None:
     from .lab.skill_scale import (
         format_skill,
         format_sweep,
@@ -1255,7 +1272,7 @@ def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budg
             out_dir = _check_out(out, create=False)
             nr, nm, sd = _int("rounds", rounds), _int("matches", matches), _int("seed", seed)
             t = skill_sweep(strong=strong, rounds=nr, matches=nm, seed=sd, threads=_int("threads", threads),
-                            policy_files=list(policy_files) or None)
+                            policy_files=list(policy_files) or None, store=store)
         except ValueError as e:
             raise _fail(e) from None
         click.echo(format_sweep(t))
@@ -1271,7 +1288,7 @@ def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budg
                          rounds=_int("rounds", rounds), matches=_int("matches", matches),
                          search_rounds=_int("search-rounds", search_rounds), budgets=blist,
                          ceiling_rollouts=_int("ceiling-rollouts", ceiling_rollouts), seed=_int("seed", seed),
-                         threads=_int("threads", threads), ladder=not no_ladder,
+                         threads=_int("threads", threads), ladder=not no_ladder, store=store,
                          policy_files=list(policy_files) or None, echo=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None)
     except ValueError as e:
         raise _fail(e) from None

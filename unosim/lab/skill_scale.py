@@ -40,8 +40,8 @@ from ..fmt import fmt_interval
 from ..players.policies import parse_policy
 from ..reports.pages import Page, PageFigure, Section, write_pages
 from ..results.io import slug
-from ..running.sim import simulate
 from ..validate import check_players, integer
+from .studies import run_cell
 
 __all__ = ["DEFAULT_STRONG", "CEILING", "SkillAnswer", "skill_share", "rating", "rounds_to_see",
            "variance_share", "ladder_players", "skill_answer", "format_skill", "write_skill_page",
@@ -93,11 +93,16 @@ def _is_search(player: str) -> bool:
 
 
 def _measure(player: str, field: str, n: int, rules: str, deck: str, games: int, seed: int,
-             threads: int | None, unit: str, policy_files: Sequence[str] = ()) -> dict[str, Any]:
-    """One cell: ``player`` in seat rotation against n - 1 copies of ``field``."""
-    kw = MATCH if unit == "match" else {}
-    r = simulate(rules=rules, deck=deck, players=n, policies=[player] + [field] * (n - 1), games=games,
-                 seed=seed, threads=threads, seating="rotate", policy_files=list(policy_files) or None, **kw)
+             threads: int | None, unit: str, policy_files: Sequence[str] = (),
+             store: Path | str | None = None) -> dict[str, Any]:
+    """One cell: ``player`` in seat rotation against n - 1 copies of ``field``.  With a ``store`` (a results-store
+    root) its games come from the store: stored games are reused, only the missing ones run, and the finished
+    chunks of a cell outlive an interrupt (KeyboardInterrupt, raised again once they are written)."""
+    kw = dict(rules=rules, deck=deck, players=n, policies=[player] + [field] * (n - 1), seating="rotate",
+              policy_files=list(policy_files) or None, **(MATCH if unit == "match" else {}))
+    r, _ = run_cell(f"{player} vs {field}", kw, games, seed, threads, False, store)
+    if r.interrupted:
+        raise KeyboardInterrupt
     wins = int((r.records["winner_policy"].to_numpy() == 0).sum())
     p, _, lo, hi = proportion_ci(wins, games, LEVEL)
     return {"rules": rules, "deck": deck, "players": n, "seed": seed,
@@ -145,11 +150,12 @@ def skill_answer(rules: str = "official", deck: str = "classic", players: int = 
                  rounds: int = 4000, matches: int = 200, search_rounds: int = 60, budgets: Sequence[int] = (16, 64),
                  ceiling_rollouts: int = 64, seed: int = 1, threads: int | None = None, ladder: bool = True,
                  echo: Callable[[str], None] | None = None,
-                 policy_files: Sequence[str] | str | None = None) -> SkillAnswer:
+                 policy_files: Sequence[str] | str | None = None, store: Path | str | None = None) -> SkillAnswer:
     """Measure the headline (the strong player and the ceiling against random and greedy fields) and,
     with ``ladder``, the ladder of graded players against the greedy field.  Every cell uses the same
     ``seed`` (the same deals).  ``matches=0`` and ``search_rounds=0`` leave those cells out.
-    ``policy_files``: Python files defining policies (a user's strategy as the strong player)."""
+    ``policy_files``: Python files defining policies (a user's strategy as the strong player).  ``store``: a
+    results-store root that every cell is read from and added to (None: simulate without it)."""
     files = _load_files(policy_files)
     strong, rounds, matches, search_rounds, budgets, ceiling_rollouts = _check(
         strong, rounds, matches, search_rounds, budgets, ceiling_rollouts)
@@ -166,14 +172,14 @@ def skill_answer(rules: str = "official", deck: str = "classic", players: int = 
             cells.append((ceiling, field, "round", search_rounds))
     rows = []
     for player, field, unit, games in cells:
-        rows.append(_measure(player, field, n, rules, deck, games, seed, threads, unit, files))
+        rows.append(_measure(player, field, n, rules, deck, games, seed, threads, unit, files, store))
         say(f"  {player} vs {field} ({unit}s): {rows[-1]['p']:.1%} of {games:,}")
     head = pd.DataFrame(rows)
     lrows = []
     for player in ladder_players(budgets, ceiling_rollouts) if ladder else []:
         games = search_rounds if _is_search(player) else rounds
         if games:
-            lrows.append(_measure(player, "greedy", n, rules, deck, games, seed, threads, "round", files))
+            lrows.append(_measure(player, "greedy", n, rules, deck, games, seed, threads, "round", files, store))
             say(f"  ladder {player}: {lrows[-1]['p']:.1%} of {games:,}")
     return SkillAnswer(rules, deck, n, strong, head, pd.DataFrame(lrows),
                        skill_command(rules, deck, n, strong, rounds, matches, search_rounds, budgets,
@@ -197,9 +203,9 @@ SWEEP = [*((f"official, {n} players", "official", "classic", n) for n in range(2
 def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int = 0, seed: int = 1,
                 threads: int | None = None, settings: Sequence[tuple[str, str, str, int]] = tuple(SWEEP),
                 echo: Callable[[str], None] | None = None,
-                policy_files: Sequence[str] | str | None = None) -> pd.DataFrame:
+                policy_files: Sequence[str] | str | None = None, store: Path | str | None = None) -> pd.DataFrame:
     """The strong player's skill share against the random and the greedy field in each setting (label,
-    rules, deck, players), per round and (``matches`` > 0) per match to 500."""
+    rules, deck, players), per round and (``matches`` > 0) per match to 500.  ``store``: as skill_answer's."""
     files = _load_files(policy_files)
     strong, rounds, matches, _, _, _ = _check(strong, rounds, matches, 0, [], 1)
     say = echo or (lambda _line: None)
@@ -209,7 +215,7 @@ def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int =
             for unit, games in (("round", rounds), ("match", matches)):
                 if games and not (unit == "match" and _is_search(strong)):
                     rows.append({"setting": label, "players": n,
-                                 **_measure(strong, field, n, rules, deck, games, seed, threads, unit, files)})
+                                 **_measure(strong, field, n, rules, deck, games, seed, threads, unit, files, store)})
                     say(f"  {label}, {strong} vs {field} ({unit}s): {rows[-1]['p']:.1%}")
     return pd.DataFrame(rows)
 
