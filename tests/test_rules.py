@@ -356,3 +356,15 @@ def test_format_functions() -> None:
     presets = R.format_presets()
     for name, preset in PRESETS.items():
         assert name in presets and preset.rules.to_string() in presets
+
+
+def test_a_rules_string_is_parsed_once_and_shared_safely():
+    """Every cell of a sweep, compare or tournament parses its rules: the parse is kept per string.  The shared
+    RuleSet is frozen, so no caller can change it for another, and a refused string is refused every time."""
+    a, b = parse_rules("official+stacking"), parse_rules("official+stacking")
+    assert a is b and a.stacking and parse_rules("official") is not a
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.stacking = False  # type: ignore[misc]
+    for _ in range(2):
+        with pytest.raises(RuleError):
+            parse_rules("official+nonsense")

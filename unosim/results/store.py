@@ -129,8 +129,9 @@ class Cell:
             del d["policy_classes"]
         return d
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
+        """The cell's name in the store: a hash of its identity (computed once: a Cell is frozen)."""
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import math
 import re
 from collections.abc import Collection, Iterable
@@ -1084,13 +1085,20 @@ def parse_rules(text: str | RuleSet, *, check_engine: bool = True) -> RuleSet:
                             "or presets and options joined by '+' (see `unosim rules`)")
         if not text.strip():
             raise RuleError("empty rules string; accepted: a preset such as 'official', or terms joined by '+'")
-        values: dict[str, Value] = dataclasses.asdict(RuleSet())
-        for term in _split_terms(text):
-            _apply_term(values, term)
-        rules = RuleSet(**values)
+        rules = _parse_text(text)
     if check_engine:
         check_engine_support(rules)
     return rules
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_text(text: str) -> RuleSet:
+    """The RuleSet of a rules string, parsed once per process (a RuleSet is frozen: every caller may share it;
+    a parse takes about half a millisecond, and every cell of a sweep, compare or tournament parses its rules)."""
+    values: dict[str, Value] = dataclasses.asdict(RuleSet())
+    for term in _split_terms(text):
+        _apply_term(values, term)
+    return RuleSet(**values)
 
 
 # ------------------------------------------------------------------------------------------------
