@@ -1272,7 +1272,7 @@ def _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets
             out_dir = _check_out(out, create=False)
             nr, nm, sd = _int("rounds", rounds), _int("matches", matches), _int("seed", seed)
             t = skill_sweep(strong=strong, rounds=nr, matches=nm, seed=sd, threads=_int("threads", threads),
-                            policy_files=list(policy_files) or None, store=store)
+                            policy_files=list(policy_files) or None, store=store, progress=sys.stderr.isatty())
         except ValueError as e:
             raise _fail(e) from None
         click.echo(format_sweep(t))
@@ -1289,6 +1289,7 @@ def _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets
                          search_rounds=_int("search-rounds", search_rounds), budgets=blist,
                          ceiling_rollouts=_int("ceiling-rollouts", ceiling_rollouts), seed=_int("seed", seed),
                          threads=_int("threads", threads), ladder=not no_ladder, store=store,
+                         progress=sys.stderr.isatty(),
                          policy_files=list(policy_files) or None, echo=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None)
     except ValueError as e:
         raise _fail(e) from None

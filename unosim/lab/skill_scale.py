@@ -92,20 +92,31 @@ def _is_search(player: str) -> bool:
     return player.startswith(("lookahead", CEILING))
 
 
-def _measure(player: str, field: str, n: int, rules: str, deck: str, games: int, seed: int,
-             threads: int | None, unit: str, policy_files: Sequence[str] = (),
-             store: Path | str | None = None) -> dict[str, Any]:
-    """One cell: ``player`` in seat rotation against n - 1 copies of ``field``.  With a ``store`` (a results-store
-    root) its games come from the store: stored games are reused, only the missing ones run, and the finished
-    chunks of a cell outlive an interrupt (KeyboardInterrupt, raised again once they are written)."""
+@dataclass(frozen=True)
+class _Runs:
+    """How every cell of one answer is run: its seed (the same deals in every cell), threads, the users' policy
+    files, the results store (None: simulate without it) and whether a progress bar shows each cell."""
+
+    seed: int
+    threads: int | None
+    policy_files: Sequence[str] = ()
+    store: Path | str | None = None
+    progress: bool = False
+
+
+def _measure(player: str, field: str, n: int, rules: str, deck: str, games: int, unit: str,
+             runs: _Runs) -> dict[str, Any]:
+    """One cell: ``player`` in seat rotation against n - 1 copies of ``field``.  With a store its games come from
+    the store: stored games are reused, only the missing ones run, and the finished chunks of a cell outlive an
+    interrupt (KeyboardInterrupt, raised again once they are written)."""
     kw = dict(rules=rules, deck=deck, players=n, policies=[player] + [field] * (n - 1), seating="rotate",
-              policy_files=list(policy_files) or None, **(MATCH if unit == "match" else {}))
-    r, _ = run_cell(f"{player} vs {field}", kw, games, seed, threads, False, store)
+              policy_files=list(runs.policy_files) or None, **(MATCH if unit == "match" else {}))
+    r, _ = run_cell(f"{player} vs {field}", kw, games, runs.seed, runs.threads, runs.progress, runs.store)
     if r.interrupted:
         raise KeyboardInterrupt
     wins = int((r.records["winner_policy"].to_numpy() == 0).sum())
     p, _, lo, hi = proportion_ci(wins, games, LEVEL)
-    return {"rules": rules, "deck": deck, "players": n, "seed": seed,
+    return {"rules": rules, "deck": deck, "players": n, "seed": runs.seed,
             "player": player, "field": field, "unit": unit, "games": games, "wins": wins, "p": p, "lo": lo,
             "hi": hi, "share": skill_share(p, n), "share_lo": skill_share(lo, n), "share_hi": skill_share(hi, n),
             "rating": rating(p, n), "rating_lo": rating(lo, n), "rating_hi": rating(hi, n),
@@ -149,14 +160,16 @@ def skill_command(rules: str, deck: str, players: int, strong: str, rounds: int,
 def skill_answer(rules: str = "official", deck: str = "classic", players: int = 2, strong: str = DEFAULT_STRONG,
                  rounds: int = 4000, matches: int = 200, search_rounds: int = 60, budgets: Sequence[int] = (16, 64),
                  ceiling_rollouts: int = 64, seed: int = 1, threads: int | None = None, ladder: bool = True,
-                 echo: Callable[[str], None] | None = None,
-                 policy_files: Sequence[str] | str | None = None, store: Path | str | None = None) -> SkillAnswer:
+                 echo: Callable[[str], None] | None = None, policy_files: Sequence[str] | str | None = None,
+                 store: Path | str | None = None, progress: bool = False) -> SkillAnswer:
     """Measure the headline (the strong player and the ceiling against random and greedy fields) and,
     with ``ladder``, the ladder of graded players against the greedy field.  Every cell uses the same
     ``seed`` (the same deals).  ``matches=0`` and ``search_rounds=0`` leave those cells out.
     ``policy_files``: Python files defining policies (a user's strategy as the strong player).  ``store``: a
-    results-store root that every cell is read from and added to (None: simulate without it)."""
+    results-store root that every cell is read from and added to (None: simulate without it).  ``progress``: a
+    progress bar for each cell (on standard error)."""
     files = _load_files(policy_files)
+    runs = _Runs(seed, threads, files, store, progress)
     strong, rounds, matches, search_rounds, budgets, ceiling_rollouts = _check(
         strong, rounds, matches, search_rounds, budgets, ceiling_rollouts)
     n = check_players(players)
@@ -172,14 +185,14 @@ def skill_answer(rules: str = "official", deck: str = "classic", players: int = 
             cells.append((ceiling, field, "round", search_rounds))
     rows = []
     for player, field, unit, games in cells:
-        rows.append(_measure(player, field, n, rules, deck, games, seed, threads, unit, files, store))
+        rows.append(_measure(player, field, n, rules, deck, games, unit, runs))
         say(f"  {player} vs {field} ({unit}s): {rows[-1]['p']:.1%} of {games:,}")
     head = pd.DataFrame(rows)
     lrows = []
     for player in ladder_players(budgets, ceiling_rollouts) if ladder else []:
         games = search_rounds if _is_search(player) else rounds
         if games:
-            lrows.append(_measure(player, "greedy", n, rules, deck, games, seed, threads, "round", files, store))
+            lrows.append(_measure(player, "greedy", n, rules, deck, games, "round", runs))
             say(f"  ladder {player}: {lrows[-1]['p']:.1%} of {games:,}")
     return SkillAnswer(rules, deck, n, strong, head, pd.DataFrame(lrows),
                        skill_command(rules, deck, n, strong, rounds, matches, search_rounds, budgets,
@@ -202,11 +215,12 @@ SWEEP = [*((f"official, {n} players", "official", "classic", n) for n in range(2
 
 def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int = 0, seed: int = 1,
                 threads: int | None = None, settings: Sequence[tuple[str, str, str, int]] = tuple(SWEEP),
-                echo: Callable[[str], None] | None = None,
-                policy_files: Sequence[str] | str | None = None, store: Path | str | None = None) -> pd.DataFrame:
+                echo: Callable[[str], None] | None = None, policy_files: Sequence[str] | str | None = None,
+                store: Path | str | None = None, progress: bool = False) -> pd.DataFrame:
     """The strong player's skill share against the random and the greedy field in each setting (label,
-    rules, deck, players), per round and (``matches`` > 0) per match to 500.  ``store``: as skill_answer's."""
-    files = _load_files(policy_files)
+    rules, deck, players), per round and (``matches`` > 0) per match to 500.  ``store``, ``progress``: as
+    skill_answer's."""
+    runs = _Runs(seed, threads, _load_files(policy_files), store, progress)
     strong, rounds, matches, _, _, _ = _check(strong, rounds, matches, 0, [], 1)
     say = echo or (lambda _line: None)
     rows = []
@@ -215,7 +229,7 @@ def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int =
             for unit, games in (("round", rounds), ("match", matches)):
                 if games and not (unit == "match" and _is_search(strong)):
                     rows.append({"setting": label, "players": n,
-                                 **_measure(strong, field, n, rules, deck, games, seed, threads, unit, files, store)})
+                                 **_measure(strong, field, n, rules, deck, games, unit, runs)})
                     say(f"  {label}, {strong} vs {field} ({unit}s): {rows[-1]['p']:.1%}")
     return pd.DataFrame(rows)
 
