@@ -1228,8 +1228,9 @@ _NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "budgets", "ceiling_r
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
 @click.option("-o", "--out", metavar="DIR", default=None,
               help="Directory for the page (summary.md, report.html), charts and CSV tables.")
-@click.option("--store", default=None, help=_STORE_HELP + " A rerun reuses stored games, a larger --rounds adds only "
-                                                         "the missing ones. [default: results/store]")
+@click.option("--store", metavar="DIR", default=None,
+              help=_STORE_HELP + " A rerun reuses stored games, a larger --rounds adds only the missing ones. "
+                                 "[default: results/store]")
 @click.option("--no-store", is_flag=True, help="Simulate without the results store.")
 @_policy_file_option
 @quiet_option
