@@ -1119,6 +1119,16 @@ def tournament(policies, players, games, mode, rules, deck, seed, threads, max_l
             click.echo(f"tournament written to {out_dir}")
 
 
+def _stored_on_interrupt(store, run):
+    """``run()``; after a Ctrl-C, with a results ``store`` (whose finished chunks survive it), say so and exit 130."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        if store is None:
+            raise
+        _stored_and_stop()
+
+
 def _stored_and_stop() -> None:
     """After a Ctrl-C of a command that fills the results store: say so, exit 130."""
     click.echo("interrupted: finished chunks are stored; run the same command again to continue", err=True)
@@ -1237,20 +1247,6 @@ _NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "budgets", "ceiling_r
 def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
               sweep, seed, threads, out, store, no_store, policy_files) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
-    from .results import store as results_store
-
-    root = None if no_store else (store if store is not None else results_store.DEFAULT_ROOT)
-    try:
-        _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
-               sweep, seed, threads, out, root, policy_files)
-    except KeyboardInterrupt:
-        if root is None:
-            raise
-        _stored_and_stop()
-
-
-def _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
-           sweep, seed, threads, out, store, policy_files) -> None:
     from .lab.skill_scale import (
         format_skill,
         format_sweep,
@@ -1260,6 +1256,9 @@ def _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets
         write_skill_page,
         write_sweep_page,
     )
+    from .results import store as results_store
+
+    store = None if no_store else (store if store is not None else results_store.DEFAULT_ROOT)
 
     if sweep:
         ctx = click.get_current_context()
@@ -1272,8 +1271,9 @@ def _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets
         try:
             out_dir = _check_out(out, create=False)
             nr, nm, sd = _int("rounds", rounds), _int("matches", matches), _int("seed", seed)
-            t = skill_sweep(strong=strong, rounds=nr, matches=nm, seed=sd, threads=_int("threads", threads),
-                            policy_files=list(policy_files) or None, store=store, progress=sys.stderr.isatty())
+            t = _stored_on_interrupt(store, lambda: skill_sweep(
+                strong=strong, rounds=nr, matches=nm, seed=sd, threads=_int("threads", threads),
+                policy_files=list(policy_files) or None, store=store, progress=sys.stderr.isatty()))
         except ValueError as e:
             raise _fail(e) from None
         click.echo(format_sweep(t))
@@ -1285,13 +1285,13 @@ def _skill(rules, deck, players, strong, rounds, matches, search_rounds, budgets
     try:
         blist = [_int("budgets", b.strip()) for b in budgets.split(",") if b.strip()]
         out_dir = _check_out(out, create=False)
-        a = skill_answer(rules=rules, deck=deck, players=_int("players", players), strong=strong,
-                         rounds=_int("rounds", rounds), matches=_int("matches", matches),
-                         search_rounds=_int("search-rounds", search_rounds), budgets=blist,
-                         ceiling_rollouts=_int("ceiling-rollouts", ceiling_rollouts), seed=_int("seed", seed),
-                         threads=_int("threads", threads), ladder=not no_ladder, store=store,
-                         progress=sys.stderr.isatty(),
-                         policy_files=list(policy_files) or None, echo=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None)
+        a = _stored_on_interrupt(store, lambda: skill_answer(
+            rules=rules, deck=deck, players=_int("players", players), strong=strong, rounds=_int("rounds", rounds),
+            matches=_int("matches", matches), search_rounds=_int("search-rounds", search_rounds), budgets=blist,
+            ceiling_rollouts=_int("ceiling-rollouts", ceiling_rollouts), seed=_int("seed", seed),
+            threads=_int("threads", threads), ladder=not no_ladder, store=store, progress=sys.stderr.isatty(),
+            policy_files=list(policy_files) or None,
+            echo=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None))
     except ValueError as e:
         raise _fail(e) from None
     click.echo(format_skill(a))
