@@ -284,3 +284,11 @@ def test_console_script_bad_input_subprocess():
         assert p.stdout == ""
         lines = p.stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], p.stderr
+
+
+@pytest.mark.parametrize("argv", [["study", "first_player", "-g", "100", "--store", "mine", "--no-store"],
+                                  ["skill", "--rounds", "100", "--store", "mine", "--no-store"]])
+def test_store_and_no_store_together_are_refused(argv, cli_error, tmp_path):
+    """Both are a contradiction: one line naming them, not one of them silently dropped; nothing runs."""
+    line = cli_error([*argv, "-o", str(tmp_path / "out")] if argv[0] == "study" else argv)
+    assert "--store 'mine' and --no-store" in line and not (tmp_path / "out").exists()

@@ -240,6 +240,17 @@ def simulate(rules, players, policies, games, seed, threads, deck, batch_size, o
         sys.exit(130)
 
 
+def _store_root(store: str | None, no_store: bool, default: Path | str | None) -> Path | str | None:
+    """The results-store root of a command with ``--store DIR`` and ``--no-store`` (None: no store); both given
+    is a contradiction, refused in one line rather than one of them silently dropped."""
+    if no_store:
+        source = click.get_current_context().get_parameter_source("store")
+        if source is not click.core.ParameterSource.DEFAULT:
+            raise CliError(f"--store {store!r} and --no-store contradict each other; accepted: one of them")
+        return None
+    return store if store is not None else default
+
+
 def _int(option: str, value: str | None) -> int | None:
     """An integer option's text (``1_000_000``, ``1e6``, ``100k``, ``2M`` allowed); its range is checked by
     the API."""
@@ -456,13 +467,14 @@ def study_cmd(name: str, games: int | None, seed: int, out: str | None, threads:
     from .lab.studies import STUDIES, run_and_print, run_study
 
     study = STUDIES[name]
+    root = _store_root(store, no_store, None)
     out_dir = _check_out(out if out is not None else f"results/{name}")
     click.echo(study.question)
     if games is None:
         click.echo(f"a quick run of {study.quick_games:,} {study.unit} per cell; -g {study.real_games:,} gives the "
                    "real answer")
     rc = run_and_print(lambda: run_study(name, games=games, seed=seed, out=out_dir, threads=threads,
-                                         progress=sys.stderr.isatty(), store=None if no_store else store,
+                                         progress=sys.stderr.isatty(), store=root,
                                          echo=click.echo))
     if rc:
         sys.exit(rc)
@@ -1258,7 +1270,7 @@ def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budg
     )
     from .results import store as results_store
 
-    store = None if no_store else (store if store is not None else results_store.DEFAULT_ROOT)
+    store = _store_root(store, no_store, results_store.DEFAULT_ROOT)
 
     if sweep:
         ctx = click.get_current_context()
