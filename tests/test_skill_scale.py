@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -278,5 +279,24 @@ def test_skill_cli_uses_the_store_unless_told_not_to(tmp_path):
     args = ["skill", "--players", "2", "--rounds", "100", "--matches", "0", "--search-rounds", "0", "--no-ladder"]
     assert CliRunner().invoke(main, [*args, "--store", str(tmp_path / "s")]).exit_code == 0
     assert any((tmp_path / "s").rglob("*.parquet"))
-    assert CliRunner().invoke(main, [*args, "--store", str(tmp_path / "t"), "--no-store"]).exit_code == 0
-    assert not (tmp_path / "t").exists()
+    from unosim.results import store
+
+    before = sorted(Path(store.DEFAULT_ROOT).rglob("*.parquet"))
+    assert CliRunner().invoke(main, [*args, "--no-store", "--seed", "77"]).exit_code == 0
+    assert sorted(Path(store.DEFAULT_ROOT).rglob("*.parquet")) == before  # nothing stored, not even by default
+
+
+def test_a_search_player_plays_match_cells_when_asked():
+    """A search player as the strong one plays --search-rounds rounds and, only when asked, --search-matches
+    matches to 500 (a heuristic's --matches would be hours of search); with neither it is refused."""
+    kw = dict(players=2, rounds=50, matches=3, search_rounds=2, budgets=[], ceiling_rollouts=2, seed=3, threads=1,
+              ladder=False)
+    a = skill_answer(strong="lookahead(rollouts=2)", search_matches=1, **kw)
+    own = a.headline[a.headline["player"] == "lookahead(rollouts=2)"]
+    assert sorted(zip(own["unit"], own["games"], strict=True)) == [("match", 1), ("match", 1), ("round", 2),
+                                                                  ("round", 2)]
+    assert "--search-matches 1" in a.command
+    b = skill_answer(strong="lookahead(rollouts=2)", **kw)
+    assert set(b.headline["unit"]) == {"round"} and "--search-matches" not in b.command
+    with pytest.raises(PolicyError, match="search_rounds or search_matches above 0"):
+        skill_answer(strong="lookahead(rollouts=2)", **{**kw, "search_rounds": 0})

@@ -1225,7 +1225,8 @@ def decks_cmd() -> None:
 
 
 #: the options of `unosim skill` that a sweep, which plays its own settings, does not use
-_NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "budgets", "ceiling_rollouts", "no_ladder")
+_NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "search_matches", "budgets", "ceiling_rollouts",
+              "no_ladder")
 
 
 @main.command("skill")
@@ -1238,6 +1239,9 @@ _NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "budgets", "ceiling_r
 @click.option("--matches", type=COUNT, default="200", show_default=True, help="Matches to 500 per match cell (0: none).")
 @click.option("--search-rounds", type=COUNT, default="60", show_default=True,
               help="Rounds per cell of a search player and of the ceiling (0: none).")
+@click.option("--search-matches", type=COUNT, default="0", show_default=True,
+              help="Matches to 500 per match cell of a search player as --strong (0: none; a match is about 13 "
+                   "rounds of search).")
 @click.option("--budgets", default="16,64", show_default=True, metavar="N,N,...",
               help="lookahead rollouts on the ladder, a comma list.")
 @click.option("--ceiling-rollouts", type=COUNT, default="64", show_default=True,
@@ -1256,8 +1260,8 @@ _NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "budgets", "ceiling_r
 @click.option("--no-store", is_flag=True, help="Simulate without the results store.")
 @_policy_file_option
 @quiet_option
-def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, no_ladder,
-              sweep, seed, threads, out, store, no_store, policy_files) -> None:
+def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, search_matches, budgets, ceiling_rollouts,
+              no_ladder, sweep, seed, threads, out, store, no_store, policy_files) -> None:
     """How much skill decides: win rates and skill shares of a strong player, a ladder, the ceiling."""
     from .lab.skill_scale import (
         format_skill,
@@ -1299,7 +1303,8 @@ def skill_cmd(rules, deck, players, strong, rounds, matches, search_rounds, budg
         out_dir = _check_out(out, create=False)
         a = _stored_on_interrupt(store, lambda: skill_answer(
             rules=rules, deck=deck, players=_int("players", players), strong=strong, rounds=_int("rounds", rounds),
-            matches=_int("matches", matches), search_rounds=_int("search-rounds", search_rounds), budgets=blist,
+            matches=_int("matches", matches), search_rounds=_int("search-rounds", search_rounds),
+            search_matches=_int("search-matches", search_matches), budgets=blist,
             ceiling_rollouts=_int("ceiling-rollouts", ceiling_rollouts), seed=_int("seed", seed),
             threads=_int("threads", threads), ladder=not no_ladder, store=store, progress=sys.stderr.isatty(),
             policy_files=list(policy_files) or None,

@@ -136,7 +136,7 @@ class SkillAnswer:
 
 
 def _check(strong: Any, rounds: Any, matches: Any, search_rounds: Any, budgets: Any,
-           ceiling_rollouts: Any) -> tuple[str, int, int, int, list[int], int]:
+           ceiling_rollouts: Any, search_matches: Any = 0) -> tuple[str, int, int, int, list[int], int, int]:
     if not isinstance(strong, str):
         raise PolicyError(f"strong={strong!r} is not a policy string; accepted: one policy, e.g. {DEFAULT_STRONG}")
     strong = str(parse_policy(strong))
@@ -144,15 +144,16 @@ def _check(strong: Any, rounds: Any, matches: Any, search_rounds: Any, budgets: 
         raise PolicyError(f"budgets={budgets!r} is not a list of rollouts; accepted: e.g. [16, 64]")
     return (strong, integer("rounds", rounds, 1), integer("matches", matches, 0),
             integer("search_rounds", search_rounds, 0), [integer("budgets", b, 1, 100_000) for b in budgets],
-            integer("ceiling_rollouts", ceiling_rollouts, 1, 100_000))
+            integer("ceiling_rollouts", ceiling_rollouts, 1, 100_000), integer("search_matches", search_matches, 0))
 
 
 def skill_command(rules: str, deck: str, players: int, strong: str, rounds: int, matches: int,
                   search_rounds: int, budgets: Sequence[int], ceiling_rollouts: int, seed: int,
-                  ladder: bool, policy_files: Sequence[str] = ()) -> str:
+                  ladder: bool, policy_files: Sequence[str] = (), search_matches: int = 0) -> str:
     return (f"unosim skill --rules {rules} --deck {deck} --players {players} --strong '{strong}' "
             + "".join(f"--policy-file '{f}' " for f in policy_files) +
             f"--rounds {rounds} --matches {matches} --search-rounds {search_rounds} "
+            + (f"--search-matches {search_matches} " if search_matches else "") +
             f"--budgets {','.join(map(str, budgets)) or repr('')} --ceiling-rollouts {ceiling_rollouts} --seed {seed}"
             + ("" if ladder else " --no-ladder"))
 
@@ -161,28 +162,38 @@ def skill_answer(rules: str = "official", deck: str = "classic", players: int = 
                  rounds: int = 4000, matches: int = 200, search_rounds: int = 60, budgets: Sequence[int] = (16, 64),
                  ceiling_rollouts: int = 64, seed: int = 1, threads: int | None = None, ladder: bool = True,
                  echo: Callable[[str], None] | None = None, policy_files: Sequence[str] | str | None = None,
-                 store: Path | str | None = None, progress: bool = False) -> SkillAnswer:
+                 store: Path | str | None = None, progress: bool = False, search_matches: int = 0) -> SkillAnswer:
     """Measure the headline (the strong player and the ceiling against random and greedy fields) and,
     with ``ladder``, the ladder of graded players against the greedy field.  Every cell uses the same
-    ``seed`` (the same deals).  ``matches=0`` and ``search_rounds=0`` leave those cells out.
+    ``seed`` (the same deals).  ``matches=0`` and ``search_rounds=0`` leave those cells out.  A search player
+    as the strong one plays ``search_rounds`` rounds and ``search_matches`` matches to 500 a cell (a match is
+    about 13 rounds of search; 0, the default, plays none) where a heuristic plays ``rounds`` and ``matches``.
     ``policy_files``: Python files defining policies (a user's strategy as the strong player).  ``store``: a
     results-store root that every cell is read from and added to (None: simulate without it).  ``progress``: a
     progress bar for each cell (on standard error)."""
     files = _load_files(policy_files)
     runs = _Runs(seed, threads, files, store, progress)
-    strong, rounds, matches, search_rounds, budgets, ceiling_rollouts = _check(
-        strong, rounds, matches, search_rounds, budgets, ceiling_rollouts)
+    strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, search_matches = _check(
+        strong, rounds, matches, search_rounds, budgets, ceiling_rollouts, search_matches)
+    if _is_search(strong):
+        rounds_of_strong, matches_of_strong = search_rounds, search_matches
+    else:
+        rounds_of_strong, matches_of_strong = rounds, matches
     n = check_players(players)
     say = echo or (lambda _line: None)
     t0 = time.perf_counter()
     ceiling = f"{CEILING}(rollouts={ceiling_rollouts})"
     cells = []
     for field in FIELDS:
-        cells.append((strong, field, "round", search_rounds if _is_search(strong) else rounds))
-        if matches and not _is_search(strong):
-            cells.append((strong, field, "match", matches))
+        if rounds_of_strong:
+            cells.append((strong, field, "round", rounds_of_strong))
+        if matches_of_strong:
+            cells.append((strong, field, "match", matches_of_strong))
         if search_rounds:
             cells.append((ceiling, field, "round", search_rounds))
+    if not any(player == strong for player, *_ in cells):
+        raise PolicyError(f"strong={strong!r} is a search player and search_rounds=0, search_matches=0 leave it no "
+                          "cell; accepted: search_rounds or search_matches above 0 (--search-rounds, --search-matches)")
     rows = []
     for player, field, unit, games in cells:
         rows.append(_measure(player, field, n, rules, deck, games, unit, runs))
@@ -196,7 +207,7 @@ def skill_answer(rules: str = "official", deck: str = "classic", players: int = 
             say(f"  ladder {player}: {lrows[-1]['p']:.1%} of {games:,}")
     return SkillAnswer(rules, deck, n, strong, head, pd.DataFrame(lrows),
                        skill_command(rules, deck, n, strong, rounds, matches, search_rounds, budgets,
-                                     ceiling_rollouts, seed, ladder, files), time.perf_counter() - t0)
+                                     ceiling_rollouts, seed, ladder, files, search_matches), time.perf_counter() - t0)
 
 
 def _load_files(policy_files: Sequence[str] | str | None) -> list[str]:
@@ -218,16 +229,16 @@ def skill_sweep(strong: str = DEFAULT_STRONG, rounds: int = 2000, matches: int =
                 echo: Callable[[str], None] | None = None, policy_files: Sequence[str] | str | None = None,
                 store: Path | str | None = None, progress: bool = False) -> pd.DataFrame:
     """The strong player's skill share against the random and the greedy field in each setting (label,
-    rules, deck, players), per round and (``matches`` > 0) per match to 500.  ``store``, ``progress``: as
-    skill_answer's."""
+    rules, deck, players), per round and (``matches`` > 0) per match to 500; a search player plays the same
+    ``rounds`` and ``matches`` a cell (size them for it).  ``store``, ``progress``: as skill_answer's."""
     runs = _Runs(seed, threads, _load_files(policy_files), store, progress)
-    strong, rounds, matches, _, _, _ = _check(strong, rounds, matches, 0, [], 1)
+    strong, rounds, matches, _, _, _, _ = _check(strong, rounds, matches, 0, [], 1)
     say = echo or (lambda _line: None)
     rows = []
     for label, rules, deck, n in settings:
         for field in FIELDS:
             for unit, games in (("round", rounds), ("match", matches)):
-                if games and not (unit == "match" and _is_search(strong)):
+                if games:
                     rows.append({"setting": label, "players": n,
                                  **_measure(strong, field, n, rules, deck, games, unit, runs)})
                     say(f"  {label}, {strong} vs {field} ({unit}s): {rows[-1]['p']:.1%}")
