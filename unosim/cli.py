@@ -1248,7 +1248,8 @@ _NOT_SWEEP = ("rules", "deck", "players", "search_rounds", "search_matches", "bu
               help="Rollouts of the cheat_ceiling player.")
 @click.option("--no-ladder", is_flag=True, help="Only the headline.")
 @click.option("--sweep", is_flag=True, help="Instead: the strong player's skill share with 2-10 players, the main "
-                                            "presets and UNO Flip (--rounds and --matches per cell).")
+                                            "presets and UNO Flip (--rounds and --matches per cell, a search "
+                                            "player's too: size them for it).")
 @click.option("-s", "--seed", type=SEED, default="1", show_default=True,
               help="Master seed (the same deals in every cell).")
 @click.option("--threads", type=COUNT, default=None, help="Worker threads [default: all cores]. Results do not depend on it.")
