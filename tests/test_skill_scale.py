@@ -144,7 +144,9 @@ def test_skill_answer_small_run_writes_text_and_page(tmp_path):
     assert "(300)" in (tmp_path / "ladder.svg").read_text()  # each player's rounds beside its name
     csv = pd.read_csv(tmp_path / "headline.csv")
     assert set(csv["seed"]) == {2} and set(csv["rules"]) == {"official"} and set(csv["players"]) == {2}
-    assert "seed 2" in files["summary.md"].read_text()  # the captions say which deals
+    md = files["summary.md"].read_text()
+    assert "seed 2" in md  # the captions say which deals
+    assert md.startswith("# Skill versus luck in UNO (official, classic deck, 2 players)")  # the deck in the title
 
 
 def test_ladder_chart_leaves_out_a_player_without_a_finite_rating(tmp_path):

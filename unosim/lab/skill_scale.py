@@ -477,7 +477,7 @@ def write_skill_page(a: SkillAnswer, out: Path | str) -> dict[str, Path]:
                                                "points."], [(ladder_frame(a), 1)], [ladder]))
     sections.append(Section("Footnote: variance shares", [footnote(a)]))
     sections.append(Section("Reproduce", code=[a.command]))
-    page = Page(f"Skill versus luck in UNO ({slug(a.rules)}, {a.players} players)",
+    page = Page(f"Skill versus luck in UNO ({slug(a.rules)}, {a.deck} deck, {a.players} players)",
                 ["s = (p - 1/n)/(1 - 1/n): 0 when the player wins its fair share 1/n, 1 when it always wins."],
                 sections)
     return write_pages(page, out_dir)
