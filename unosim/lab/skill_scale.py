@@ -147,11 +147,16 @@ def _check(strong: Any, rounds: Any, matches: Any, search_rounds: Any, budgets: 
             integer("ceiling_rollouts", ceiling_rollouts, 1, 100_000), integer("search_matches", search_matches, 0))
 
 
+def _policy_file_args(policy_files: Sequence[str]) -> str:
+    """The ``--policy-file`` options of a reproduce line."""
+    return "".join(f"--policy-file '{f}' " for f in policy_files)
+
+
 def skill_command(rules: str, deck: str, players: int, strong: str, rounds: int, matches: int,
                   search_rounds: int, budgets: Sequence[int], ceiling_rollouts: int, seed: int,
                   ladder: bool, policy_files: Sequence[str] = (), search_matches: int = 0) -> str:
     return (f"unosim skill --rules {rules} --deck {deck} --players {players} --strong '{strong}' "
-            + "".join(f"--policy-file '{f}' " for f in policy_files) +
+            + _policy_file_args(policy_files) +
             f"--rounds {rounds} --matches {matches} --search-rounds {search_rounds} "
             + (f"--search-matches {search_matches} " if search_matches else "") +
             f"--budgets {','.join(map(str, budgets)) or repr('')} --ceiling-rollouts {ceiling_rollouts} --seed {seed}"
@@ -258,7 +263,7 @@ def format_sweep(t: pd.DataFrame) -> str:
 
 
 def sweep_command(strong: str, rounds: int, matches: int, seed: int, policy_files: Sequence[str] = ()) -> str:
-    return (f"unosim skill --sweep --strong '{strong}' " + "".join(f"--policy-file '{f}' " for f in policy_files)
+    return (f"unosim skill --sweep --strong '{strong}' " + _policy_file_args(policy_files)
             + f"--rounds {rounds} --matches {matches} --seed {seed}")
 
 
@@ -445,7 +450,7 @@ def write_sweep_page(t: pd.DataFrame, command: str, out: Path | str) -> dict[str
                            "Skill share by setting", _chart_caption(t, "s = (p - 1/n)/(1 - 1/n); dots per round, "
                                                                      "squares per match to 500."))
     games = {u: int(g) for u, g in t.groupby("unit", sort=False)["games"].first().items()}
-    cells = " and ".join(f"{g:,} {'rounds' if u == 'round' else 'matches to 500'}" for u, g in games.items())
+    cells = " and ".join(_games_text(g, u) for u, g in games.items())
     sections = [Section("The answer", [f"{strong} in rotating seats against n - 1 copies of random and of greedy: "
                                        f"{cells} a cell, the same deals in every cell; 95% Wilson intervals."],
                         [(sweep_frame(t), 1)], [chart]),
