@@ -3812,19 +3812,14 @@ def steps_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script,
     rng = buf[lay[LAY_RNG]:lay[LAY_RNG] + 1].view(np.uint64)
     res = buf[lay[LAY_RES]:lay[LAY_RES] + NRES]
     obs = buf[lay[LAY_OBS]:lay[NLAY]]
-    order = np.zeros(0, np.int64)
-    queued = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp,
-              script, ufn, R, RD)
-    none = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp,
-            order, ufn, R, RD)
+    order = np.zeros(0, np.int64)  # no seat order to keep, and the later steps' (empty) queue of answers
     played = 0
     while buf[fl + FL_OVER] == 0:
         start[:] = buf
         st[ST_MODE] = MODE_STEP | (MODE_CONTINUE if buf[fl + FL_STARTED] != 0 else 0) | snapshot
-        if played == 0:
-            play_round_nb(n, dealer, first, order, queued)
-        else:
-            play_round_nb(n, dealer, first, order, none)
+        answers = script if played == 0 else order
+        play_round_nb(n, dealer, first, order, (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol,
+                                                frank, fpts, cmask, pol, pp, answers, ufn, R, RD))
         if st[ST_ERR] == 3:
             return STEPS_PAUSED_LATER if played > 0 else STEPS_PAUSED_FIRST
         if played == 0:
