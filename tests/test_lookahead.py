@@ -534,3 +534,30 @@ def test_a_short_lookahead_run_keeps_every_thread_busy_with_the_same_records():
     one = simulate(threads=1, **kw).records
     two = simulate(threads=2, **kw).records
     assert one.equals(two)
+
+
+@pytest.mark.parametrize(("rules", "deck", "n", "mode"), [("official", "classic", 4, "round"),
+                                                          ("official+stacking+jump_in+draw_until_playable", "classic", 3,
+                                                           "round"),
+                                                          ("official", "flip", 3, "round"),
+                                                          ("official+challenges", "classic", 2, "match")])
+def test_the_engine_answers_single_answer_decisions_of_the_search_and_nothing_changes(rules, deck, n, mode, monkeypatch):
+    """lookahead asks not to see the decisions that allow a single answer (``asks_forced = False``): the engine
+    answers them itself (nb.steps_nb), the search never sees one, and the records are those of the run in which
+    it is asked at every decision (the same answers, queued in the same order: the later decisions' random
+    streams and the replayed steps' answers are the same)."""
+    seen: list[Decision] = []
+    decide = Lookahead.decide
+    monkeypatch.setattr(Lookahead, "decide", lambda self, d: seen.append(d) or decide(self, d))
+    kw = dict(rules=rules, deck=deck, players=n, policies=",".join(["lookahead(rollouts=4)"] + ["random"] * (n - 1)),
+              games=8 if mode == "round" else 2, seed=6, threads=1, mode=mode)
+    skipped = simulate(**kw).records
+    single = [d for d in seen if (d.nopt == 0 and d.none_ok) or (d.nopt == 1 and not d.none_ok)]
+    assert seen and not single
+    asked_before = len(seen)
+    monkeypatch.setattr(Lookahead, "asks_forced", True)
+    asked = simulate(**kw).records
+    single = [d for d in seen[asked_before:] if (d.nopt == 0 and d.none_ok) or (d.nopt == 1 and not d.none_ok)]
+    assert single  # the draws with nothing to play are asked again
+    assert len(seen) - asked_before == asked_before + len(single)
+    assert skipped.equals(asked)

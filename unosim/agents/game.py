@@ -105,7 +105,7 @@ class Game:
         d = self._decision
         if d is None:
             return []
-        return list(range(len(d.options))) + ([-1] if d.none_ok else [])
+        return list(range(d.nopt)) + ([-1] if d.none_ok else [])
 
     def action_name(self, action: int) -> str:
         """A readable name of an action of the current decision (``red 5``, ``wild``, ``draw``, ``blue``...)."""

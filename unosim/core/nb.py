@@ -3788,10 +3788,23 @@ FL_STARTED = 0
 FL_OVER = 1
 FL_ANSWERED = 2
 
+NGIVEN = 8  # the answers steps_nb gives itself in one step, at most (then it pauses as for any decision)
 
-@entry(types.int64(i8, i8, i8, I2, I2, I2, I2, I1, F1, I1, F2, I1, I1, I1, I1, i8, i8, I2, SLOT), cache=True)
+
+@njit(cache=True, _nrt=False)
+def single_answer_nb(obs):
+    """The one answer the decision in ``obs`` allows (-1 where it has no option and -1 is accepted: a draw
+    with nothing to play; 0 where its one option must be taken), or -2 where it allows more than one."""
+    if obs[OBS_NOPT] == 0 and obs[OBS_NONE_OK] != 0:
+        return -1
+    if obs[OBS_NOPT] == 1 and obs[OBS_NONE_OK] == 0:
+        return 0
+    return -2
+
+
+@entry(types.int64(i8, i8, i8, I2, I2, I2, I2, I1, F1, I1, F2, I1, I1, I1, I1, i8, i8, I2, SLOT, i8, I1), cache=True)
 def steps_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script, buf, start, lay, fl, snapshot, log,
-             ufn):
+             ufn, auto, given):
     """Play the round whose arrays lie in ``buf`` at the offsets ``lay`` (LAY_*, and lay[NLAY] the end of obs) step
     by step (MODE_STEP; MODE_CONTINUE once under way; ``snapshot``: MODE_SNAPSHOT or 0) until a seat played
     from Python must decide (st[ST_ERR] = 3), or the round is over.  The first step plays with the queued
@@ -3799,7 +3812,12 @@ def steps_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script,
     decision, start is its step's start and buf as the engine left it.  The State's flags at buf[fl:fl+3]
     (FL_*) are kept as the steps go.  Returns STEPS_*.  One call from Python per decision, not one per step: a
     call costs several microseconds, more than a turn of the engine.  ``cmask``, ``R``, ``RD``: card_masks_nb's
-    and rules_nb's tables."""
+    and rules_nb's tables.
+
+    With ``auto`` a decision that allows a single answer (single_answer_nb: a draw with nothing to play) is
+    answered here, not handed out: the step is played again from its start with that answer queued after the
+    step's others, as Python would queue it.  ``given`` (1 + 3 NGIVEN) holds those of the step it stopped in:
+    their number, then (seat, decision kind, answer) each, for the caller's queue."""
     nc = fcol.shape[1]
     hand = buf[lay[LAY_HAND]:lay[LAY_HAND] + n * nc].reshape((n, nc))
     hlen = buf[lay[LAY_HLEN]:lay[LAY_HLEN] + n]
@@ -3812,18 +3830,37 @@ def steps_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script,
     rng = buf[lay[LAY_RNG]:lay[LAY_RNG] + 1].view(np.uint64)
     res = buf[lay[LAY_RES]:lay[LAY_RES] + NRES]
     obs = buf[lay[LAY_OBS]:lay[NLAY]]
-    order = np.zeros(0, np.int64)  # no seat order to keep, and the later steps' (empty) queue of answers
+    order = np.zeros(0, np.int64)  # no seat order to keep
+    answers = np.empty(script.shape[0] + NGIVEN, np.int64)  # the answers of the step being played
+    answers[:script.shape[0]] = script
+    na = script.shape[0]  # the first step's are the queued ones, the later steps' none
+    given[0] = 0
     played = 0
+    again = False  # the step is played again from its start with an answer given here
     while buf[fl + FL_OVER] == 0:
-        start[:] = buf
+        if not again:
+            start[:] = buf
+        again = False
         st[ST_MODE] = MODE_STEP | (MODE_CONTINUE if buf[fl + FL_STARTED] != 0 else 0) | snapshot
-        answers = script if played == 0 else order
         play_round_nb(n, dealer, first, order, (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol,
-                                                frank, fpts, cmask, pol, pp, answers, ufn, R, RD))
+                                                frank, fpts, cmask, pol, pp, answers[:na], ufn, R, RD))
         if st[ST_ERR] == 3:
-            return STEPS_PAUSED_LATER if played > 0 else STEPS_PAUSED_FIRST
-        if played == 0:
-            buf[fl + FL_ANSWERED] += script.shape[0]
+            v = single_answer_nb(obs) if auto != 0 and given[0] < NGIVEN else -2
+            if v < -1:
+                return STEPS_PAUSED_LATER if played > 0 else STEPS_PAUSED_FIRST
+            k = given[0]
+            given[1 + 3 * k] = st[ST_ERR_SEAT]
+            given[2 + 3 * k] = st[ST_ERR_KIND]
+            given[3 + 3 * k] = v
+            given[0] = k + 1
+            answers[na] = v
+            na += 1
+            buf[:] = start
+            again = True
+            continue
+        buf[fl + FL_ANSWERED] += na
+        na = 0
+        given[0] = 0
         played += 1
         buf[fl + FL_STARTED] = 1
         buf[fl + FL_OVER] = 1 if res[RES_END] != END_STEP else 0

@@ -100,48 +100,64 @@ class Decision:
 
     Attributes: ``kind`` (play, color, play_drawn, respond, challenge, jump_in, swap_target,
     give_card), ``seat``, ``options`` (card names, colour names, seats, or (keep, play) / (accept,
-    challenge)), ``nlegal`` (play: options[:nlegal] are legal, the rest are Wild Draw Four bluffs),
-    ``none_ok`` (whether -1, draw / take / don't / nobody, is accepted), ``points`` (the options'
-    points or info, see unosim.players.policy_api), ``top``, ``color`` (None: anything may follow),
-    ``direction``, ``side``, ``turn``; decoded when first read: ``hand`` (own hand, card name ->
-    count), ``hand_sizes``, ``scores``, ``pending`` (rank of the attack, cards to draw, who played
-    it), ``played`` (discard pile counts since the last reshuffle), ``backs`` (UNO Flip: visible backs
-    of the other hands), ``known`` (cards this seat knows are in another hand), ``rng`` (a generator
+    challenge); ``nopt`` of them), ``nlegal`` (play: options[:nlegal] are legal, the rest are Wild
+    Draw Four bluffs), ``none_ok`` (whether -1, draw / take / don't / nobody, is accepted),
+    ``points`` (the options' points or info, see unosim.players.policy_api), ``top``, ``color``
+    (None: anything may follow), ``direction``, ``side``, ``turn``.  Decoded when first read (as are
+    ``options``, ``points``, ``top`` and ``color``): ``hand`` (own hand, card name -> count),
+    ``hand_sizes``, ``scores``, ``pending`` (rank of the attack, cards to draw, who played it),
+    ``played`` (discard pile counts since the last reshuffle), ``backs`` (UNO Flip: visible backs of
+    the other hands), ``known`` (cards this seat knows are in another hand), ``rng`` (a generator
     seeded from the round's stream at this decision); ``obs`` is the raw observation.  ``state`` is
     the engine's paused state (:class:`RoundState`), given only to the policies that sample the
-    hidden cards themselves (``uses_state = True``) and only at play decisions.
+    hidden cards themselves (``uses_state = True``), and None where the decision cannot be played
+    again (unosim.running.steps).
     """
 
     def __init__(self, obs: np.ndarray, rng_state: int) -> None:
         self.obs = obs
         self._rng_state = rng_state
         self.state: Any = None
-        kind = int(obs[E.OBS_KIND])
-        side = self.side = int(obs[E.OBS_SIDE])
-        nopt = int(obs[E.OBS_NOPT])
-        vals = [int(obs[E.OBS_OPT + E.OPT_STRIDE * k]) for k in range(nopt)]
-        colors = E.DARK_COLOR_NAMES if side == 1 else E.COLOR_NAMES
-        if kind in (E.D_PLAY, E.D_RESPOND, E.D_JUMP_IN, E.D_GIVE_CARD):
-            options: list[Any] = [kind_name(v, side) for v in vals]
-        elif kind == E.D_COLOR:
-            options = list(colors[:E.NCOLORS])
-        elif kind == E.D_PLAY_DRAWN:
-            options = ["keep", "play"]
-        elif kind == E.D_CHALLENGE:
-            options = ["accept", "challenge"]
-        else:
-            options = vals
-        cur = int(obs[E.OBS_COLOR])
-        self.kind = E.DECISION_NAMES[kind]
+        self.side = int(obs[E.OBS_SIDE])
+        self.kind = E.DECISION_NAMES[int(obs[E.OBS_KIND])]
         self.seat = int(obs[E.OBS_SEAT])
-        self.options = options
+        self.nopt = int(obs[E.OBS_NOPT])
         self.nlegal = int(obs[E.OBS_NLEGAL])
         self.none_ok = bool(obs[E.OBS_NONE_OK])
-        self.points = [int(obs[E.OBS_OPT + E.OPT_STRIDE * k + 2]) for k in range(nopt)]
-        self.top = kind_name(int(obs[E.OBS_TOP]), side)
-        self.color = colors[cur] if 0 <= cur < E.NCOLORS else None
         self.direction = int(obs[E.OBS_DIRECTION])
         self.turn = int(obs[E.OBS_TURN])
+
+    # decoded when first read: a policy that reads the observation itself (lookahead) never pays for the names
+    @functools.cached_property
+    def options(self) -> list[Any]:
+        obs, kind = self.obs, int(self.obs[E.OBS_KIND])
+        vals = [int(obs[E.OBS_OPT + E.OPT_STRIDE * k]) for k in range(self.nopt)]
+        if kind in (E.D_PLAY, E.D_RESPOND, E.D_JUMP_IN, E.D_GIVE_CARD):
+            return [kind_name(v, self.side) for v in vals]
+        if kind == E.D_COLOR:
+            return list(self._colors[:E.NCOLORS])
+        if kind == E.D_PLAY_DRAWN:
+            return ["keep", "play"]
+        if kind == E.D_CHALLENGE:
+            return ["accept", "challenge"]
+        return vals
+
+    @functools.cached_property
+    def points(self) -> list[int]:
+        return [int(self.obs[E.OBS_OPT + E.OPT_STRIDE * k + 2]) for k in range(self.nopt)]
+
+    @functools.cached_property
+    def top(self) -> str:
+        return kind_name(int(self.obs[E.OBS_TOP]), self.side)
+
+    @functools.cached_property
+    def color(self) -> str | None:
+        cur = int(self.obs[E.OBS_COLOR])
+        return self._colors[cur] if 0 <= cur < E.NCOLORS else None
+
+    @property
+    def _colors(self) -> tuple[str, ...]:
+        return E.DARK_COLOR_NAMES if self.side == 1 else E.COLOR_NAMES
 
     @classmethod
     def from_obs(cls, obs: np.ndarray, rng_state: int) -> Decision:
@@ -210,6 +226,10 @@ class PythonPolicy:
 
     name: str | None = None
     params: dict[str, float] = {}
+    #: asked at every decision, also where a single answer is allowed (a draw with nothing to play).  A policy
+    #: that reads the engine's state (``uses_state``) may set it False: the engine then answers those itself
+    #: (unosim.running.steps), and the policy never sees them
+    asks_forced = True
 
     def __init__(self, **params: float) -> None:
         self.p = {**type(self).params, **params}
@@ -347,10 +367,10 @@ def _ask(obj: PythonPolicy, name: str, d: Decision) -> int:
                               f"per-decision limit of {limit:g} s; accepted: a policy that answers within "
                               "the limit, or a larger --decision-timeout")
     ok = isinstance(v, (int, np.integer)) and not isinstance(v, bool) and \
-        (0 <= v < len(d.options) or (v == -1 and d.none_ok))
+        (0 <= v < d.nopt or (v == -1 and d.none_ok))
     if not ok:
         raise PolicyAnswerError(f"policy {name!r} answered decision {d.kind!r} with {v!r}; accepted: an option "
-                                f"index 0..{len(d.options) - 1}" + (", or -1" if d.none_ok else ""))
+                                f"index 0..{d.nopt - 1}" + (", or -1" if d.none_ok else ""))
     return int(v)
 
 

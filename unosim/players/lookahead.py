@@ -377,7 +377,7 @@ def _distinct_options(d: Decision) -> list[tuple[int, int]]:
     show the same value (two identical cards) only."""
     seen: set[int] = set()
     out = []
-    for k in range(len(d.options)):
+    for k in range(d.nopt):
         v = int(d.obs[E.OBS_OPT + E.OPT_STRIDE * k])
         if v not in seen:
             seen.add(v)
@@ -418,11 +418,12 @@ def _forced_rows(moves: list[tuple[int, int, int]], kind: int = E.D_PLAY,
                  prefix: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
     """Each candidate's answers for rollouts_nb: this seat's earlier answers in the step (``prefix``, as
     (kind, answer) pairs), the candidate's answer to this decision (``kind``) and its follow-up, if any."""
+    head = [x for pair in prefix for x in pair]
     rows = np.zeros((len(moves), 1 + 2 * nb.NFORCE), np.int64)
     for j, (k, follow, answer) in enumerate(moves):
-        pairs = [*prefix, (kind, k), *([(follow, answer)] if follow >= 0 else [])]
-        rows[j, 0] = len(pairs)
-        rows[j, 1:1 + 2 * len(pairs)] = [x for pair in pairs for x in pair]
+        row = [*head, kind, k, follow, answer] if follow >= 0 else [*head, kind, k]
+        rows[j, 0] = len(row) // 2
+        rows[j, 1:1 + len(row)] = row
     return rows
 
 
@@ -451,6 +452,7 @@ class Lookahead(PythonPolicy):
     ranges = {"rollouts": (1, 100_000), "greedy_rollouts": (0, 1), "z": (0.0, 10.0), "voids": (0, 1),
               "every_decision": (0, 1), "expert_rollouts": (0, 1), "expert_default": (0, 1)}
     uses_state = True
+    asks_forced = False  # a decision with one answer has nothing to search
     #: the version of its play, bumped whenever the play of a given parameter string changes, so that a stored
     #: cell of an older play is not served for it (unosim.players.external.passed_classes): 2 since expert's
     #: answer is the one to beat (the voids and the search at every decision had changed it before, unkeyed),
@@ -473,6 +475,7 @@ class Lookahead(PythonPolicy):
         pol, pp = pack_policies([parse_policy(own)])
         self.own, self.own_pp = int(pol[0]), pp[0]
         self.expert_pp = pack_policies([parse_policy("expert")])[1][0] if int(self.p["expert_default"]) else None
+        self._obs = np.zeros(0, np.int64)
 
     def decide(self, d: Decision) -> int:
         kind, answer = self.follow
@@ -534,12 +537,11 @@ class Lookahead(PythonPolicy):
         out = np.zeros((2, len(moves)), np.int64)
         seed = np.uint64(d.rng.getrandbits(64))
         t0 = time.perf_counter()
-        got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
-                                       seed, s.hand, s.hlen, s.disc, s.active, s.st, s.res,
+        got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts, seed,
+                                       s.hand, s.hlen, s.disc, s.active, s.st, s.res,
                                        _forced_rows(moves, E.DECISION_NAMES.index(d.kind), s.prefix), out,
-                                       self.known_counts(d, s), self.voids_of(d),
-                                       np.zeros(E.obs_size(s.fcol.shape[1]), np.int64), self.own_slot(s), s.mode,
-                                       s.pinned, self.own, self.own_pp)
+                                       self.known_counts(d, s), self.voids_of(d), self._scratch_obs(s),
+                                       self.own_slot(s), s.mode, s.pinned, self.own, self.own_pp)
         if got == -2:
             raise PolicyError("lookahead: a policy of its playouts answered out of range (engine bug)")
         if got < 0:
@@ -551,6 +553,14 @@ class Lookahead(PythonPolicy):
         """The voids the determinizations respect: (colours, ranks) as the observation packs them, or none
         with voids=0."""
         return d.obs[[E.OBS_VOIDS, E.OBS_RANK_VOIDS]] * self.voids
+
+    def _scratch_obs(self, s: RoundState) -> np.ndarray:
+        """The playouts' observation buffer (rollouts_nb clears it before every playout that reads it), one per
+        instance and deck size: an instance plays on one thread."""
+        size = E.obs_size(s.fcol.shape[1])
+        if self._obs.shape[0] != size:
+            self._obs = np.zeros(size, np.int64)
+        return self._obs
 
     def own_slot(self, s: RoundState):
         """The policy slot of the playouts: the heuristics' when this seat plays one there (the round's

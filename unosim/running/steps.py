@@ -11,11 +11,15 @@ the policies that read the engine's state, ``unosim trace``) stops the step at i
 answer: the state goes back to the step's start, the decision is handed out, and with its answer queued
 the step is played again from its start.  A step holds a few decisions at most, so an answer costs one
 step of the engine, never a replay of the round.  The steps between two such decisions are played in one call
-of the engine (:func:`to_decision`, ``nb.steps_nb``), which keeps each step's start itself.
+of the engine (:func:`to_decision`, ``nb.steps_nb``), which keeps each step's start itself.  Where no seat
+wants to see the decisions that allow a single answer (``asks_forced = False``: lookahead, which has nothing to
+search there), the engine answers those itself and queues the answer as Python would: a draw with nothing to
+play costs a replay of its step, not a round trip through Python.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,11 +88,8 @@ class State:
     _ROUND = ("hand", "hlen", "pile", "disc", "lg", "tmp", "active", "st", "rng", "res", "obs")  # nb.LAY_* order
 
     def __init__(self, n: int, ncards: int, buf: np.ndarray | None = None) -> None:
-        sizes = nb.state_sizes(n, ncards, E.obs_size(ncards)) + [nb.NMS, n, n, n, 3]
-        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        offsets, self.lay, self.fl = _layout(n, ncards)
         self.buf = np.zeros(int(offsets[-1]), np.int64) if buf is None else buf
-        self.lay = offsets[:nb.NLAY + 1]
-        self.fl = int(offsets[len(self._ROUND) + self._MATCH.index("flags")])  # nb.steps_nb keeps the flags
         self.n, self.ncards = n, ncards
         for k, name in enumerate(self._ROUND + self._MATCH):
             setattr(self, name, self.buf[offsets[k]:offsets[k + 1]])
@@ -118,31 +119,48 @@ class State:
         self.queue.clear()
 
 
+@functools.cache
+def _layout(n: int, ncards: int) -> tuple[list[int], np.ndarray, int]:
+    """Where each array of a State lies in its buffer, for n players and ncards cards (made once: a State is made
+    at every copy): (offsets of State._ROUND + State._MATCH and the end, the engine's lay array, the flags'
+    offset, which nb.steps_nb keeps)."""
+    sizes = nb.state_sizes(n, ncards, E.obs_size(ncards)) + [nb.NMS, n, n, n, 3]
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    lay = offsets[:nb.NLAY + 1].copy()  # shared by every State of this size: the engine only reads it
+    fl = int(offsets[len(State._ROUND) + State._MATCH.index("flags")])
+    return [int(x) for x in offsets], lay, fl
+
+
 _NO_LOG = np.zeros((0, 5), np.int64)
 
 
 def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
-                on_pause: Callable[[Decision, np.ndarray], None] | None = None,
-                snapshot: bool = False) -> Decision | None:
+                on_pause: Callable[[Decision, np.ndarray, list[tuple[int, int, int]]], None] | None = None,
+                snapshot: bool = False, auto: bool = False) -> Decision | None:
     """Play on from ``s`` (its queued answers first) until a seat played from Python must decide (returned, with
     ``s`` back at the start of its step and the step's earlier answers queued), or the round ends (None).
-    ``on_pause(d, start)`` sees each decision while the arrays are still as the engine left them at it (with
-    ``snapshot``: at a play decision, the state a paused round resumes from, nb.MODE_RESUME), and the buffer at
-    its step's start.  The engine plays the steps in one call (nb.steps_nb)."""
+    ``on_pause(d, start, given)`` sees each decision while the arrays are still as the engine left them at it
+    (with ``snapshot``: at a play decision, the state a paused round resumes from, nb.MODE_RESUME), and the buffer
+    at its step's start.  With ``auto`` the engine answers a decision that allows a single answer itself (a draw
+    with nothing to play, nb.single_answer_nb); ``given`` lists those of the decision's step, (seat, decision
+    kind, answer) each, already in the queue.  The engine plays the steps in one call (nb.steps_nb)."""
     if s.round_over:
         return None
     dealer, first = (int(s.ms[nb.MS_DEALER]), int(s.ms[nb.MS_FIRST])) if t.mi is not None else (t.n - 1, -1)
     start = np.empty_like(s.buf)
+    given = np.empty(1 + 3 * nb.NGIVEN, np.int64)
     stop = nb.steps_nb(t.n, dealer, first, t.gcol, t.grank, t.gpts, t.cmask, t.R, t.RD, t.pol, t.pp,
                        np.array(s.queue, np.int64), s.buf, start, s.lay, s.fl,
-                       nb.MODE_SNAPSHOT if snapshot else 0, log, t.slot)
+                       nb.MODE_SNAPSHOT if snapshot else 0, log, t.slot, int(auto), given)
     if stop != nb.STEPS_PAUSED_FIRST:
         s.queue.clear()  # played in the first step
     if stop == nb.STEPS_ROUND_OVER:
         return None
+    gave = [(int(given[1 + 3 * k]), int(given[2 + 3 * k]), int(given[3 + 3 * k])) for k in range(int(given[0]))]
+    s.queue.extend(v for _, _, v in gave)
     d = Decision.from_obs(s.obs, int(s.rng[0]) ^ int(s.flags[nb.FL_ANSWERED] + len(s.queue)))
     if on_pause is not None:
-        on_pause(d, start)
+        on_pause(d, start, gave)
     s.buf[:] = start
     return d
 
@@ -206,15 +224,19 @@ class _Seats:
     def __init__(self, t: Table, s: State, objs: dict[int, PythonPolicy], specs, on_decision=None) -> None:
         self.t, self.s, self.objs, self.specs, self.on_decision = t, s, objs, specs, on_decision
         self.stateful = any(getattr(o, "uses_state", False) for o in objs.values())
+        # the engine answers the decisions that allow one answer where no seat wants to see them (and nobody
+        # watches every decision: unosim trace)
+        self.auto = on_decision is None and not any(getattr(o, "asks_forced", True) for o in objs.values())
         self.answers: list[int] = []
         self.in_step: list[tuple[int, int, int]] = []  # (seat, decision kind, answer) given in this step so far
 
-    def __call__(self, d: Decision, start: np.ndarray) -> None:
+    def __call__(self, d: Decision, start: np.ndarray, given: list[tuple[int, int, int]]) -> None:
         t, s = self.t, self.s
         seat = int(s.st[nb.ST_ERR_SEAT])
         who = int(t.seatmap[seat])
-        if not s.queue:
+        if len(s.queue) == len(given):  # a new step: nothing answered in it but what the engine gave
             self.in_step.clear()
+        self.in_step.extend(given)
         if self.stateful and getattr(self.objs[who], "uses_state", False):
             d.state = self.state_at(d, seat, start)
         v = _ask(self.objs[who], str(self.specs[who]), d)
@@ -245,7 +267,7 @@ class _Seats:
     def play_round(self, log: np.ndarray = _NO_LOG) -> None:
         """Play the round in ``s`` to its end, asking at every decision."""
         s = self.s
-        while to_decision(self.t, s, log, on_pause=self, snapshot=self.stateful) is not None:
+        while to_decision(self.t, s, log, on_pause=self, snapshot=self.stateful, auto=self.auto) is not None:
             s.queue.append(self.answers[-1])
         if s.st[nb.ST_ERR] == 2:
             check_policy_error(np.array([self.t.game, self.t.seatmap[s.st[nb.ST_ERR_SEAT]], s.st[nb.ST_ERR_KIND],
