@@ -173,3 +173,24 @@ def test_bad_input_one_line_exit_2(args, needle, tmp_path, cli_error):
     fill = [a.replace("{tmp}", str(tmp_path)) for a in args]
     assert needle.replace("{tmp}", str(tmp_path)) in cli_error(fill)
     assert not (tmp_path / "never").exists()  # no output folder for a refused command
+
+
+def test_the_bootstrap_weighs_its_resamples_in_blocks_with_the_same_ratings_as_one_at_a_time(monkeypatch):
+    """fit_ratings weighs many resamples of the deals in one sparse product (as many as _BOOTSTRAP_CELLS deal
+    weights allow): the ratings, errors and intervals are those of one resample at a time, drawn in the same
+    order, and the resampled wins are those of a plain count."""
+    import unosim.lab.tournament as T
+
+    rng = np.random.default_rng(7)
+    winner = rng.integers(-1, 4, (6, 300))
+    seats = np.ones((6, 4))
+    together = T.fit_ratings(winner, seats, bootstrap=40, seed=2)
+    monkeypatch.setattr(T, "_BOOTSTRAP_CELLS", 1)
+    one_at_a_time = T.fit_ratings(winner, seats, bootstrap=40, seed=2)
+    for a, b in zip(together, one_at_a_time, strict=True):
+        assert np.array_equal(a, b)
+    w = rng.integers(0, 3, 300).astype(np.float64)
+    plain = np.zeros((6, 4))
+    for line, row in enumerate(winner):
+        np.add.at(plain[line], row[row >= 0], w[row >= 0])
+    assert np.array_equal(T._WinCodes(winner, 4).wins(w), plain)

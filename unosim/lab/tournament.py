@@ -44,7 +44,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -222,21 +222,32 @@ def _comparisons(wins: np.ndarray, seats: np.ndarray) -> np.ndarray:
 
 
 class _WinCodes:
-    """The games with a winner, as (line-up x policies + winner) codes and their deals, found once for every
-    resample of the bootstrap."""
+    """The games with a winner as a sparse (deal x (line-up, policy)) count matrix, built once for every resample
+    of the bootstrap."""
 
     def __init__(self, winner: np.ndarray, npol: int) -> None:
+        from scipy import sparse
+
         nl, g = winner.shape
         ok = winner >= 0
         self.shape = (nl, npol)
-        self.codes = (np.arange(nl)[:, None] * npol + winner)[ok]
-        self.deal = np.broadcast_to(np.arange(g), (nl, g))[ok]
+        codes = (np.arange(nl)[:, None] * npol + winner)[ok]
+        deal = np.broadcast_to(np.arange(g), (nl, g))[ok]
+        self.by_deal = sparse.csc_matrix((np.ones(codes.shape[0]), (deal, codes)), shape=(g, nl * npol))
 
     def wins(self, weights: np.ndarray | None = None) -> np.ndarray:
         """(L, P) wins of each policy in each line-up, optionally weighting deal g by weights[g]."""
-        w = None if weights is None else weights[self.deal]
-        n = self.shape[0] * self.shape[1]
-        return np.bincount(self.codes, weights=w, minlength=n).reshape(self.shape).astype(np.float64)
+        if weights is None:
+            return np.asarray(self.by_deal.sum(axis=0)).reshape(self.shape)
+        return self.wins_many(weights[None, :])[0]
+
+    def wins_many(self, weights: np.ndarray) -> np.ndarray:
+        """(B, L, P) wins for B weightings of the deals at once (weights: B x deals).  The counts are whole
+        numbers, so every sum is exact whatever its order."""
+        return (self.by_deal.T @ weights.T).T.reshape((weights.shape[0], *self.shape))
+
+
+_BOOTSTRAP_CELLS = 4_000_000  # deal weights held at once by fit_ratings' bootstrap (32 MB)
 
 
 def _fit(comp: np.ndarray) -> np.ndarray:
@@ -261,9 +272,11 @@ def fit_ratings(winner: np.ndarray, seats: np.ndarray, bootstrap: int = DEFAULT_
     g = winner.shape[1]
     rng = np.random.default_rng([seed, 0xB007])
     reps = np.empty((bootstrap, npol))
-    for b in range(bootstrap):
-        w = np.bincount(rng.integers(0, g, g), minlength=g).astype(np.float64)
-        reps[b] = _fit(_comparisons(games.wins(w), seats))
+    block = max(1, min(bootstrap, _BOOTSTRAP_CELLS // max(g, 1)))  # resamples weighed in one product
+    for b0 in range(0, bootstrap, block):
+        w = np.stack([np.bincount(rng.integers(0, g, g), minlength=g) for _ in range(min(block, bootstrap - b0))])
+        for k, wins in enumerate(games.wins_many(w.astype(np.float64))):
+            reps[b0 + k] = _fit(_comparisons(wins, seats))
     lo, hi = np.percentile(reps, [2.5, 97.5], axis=0)
     return rating, reps.std(axis=0, ddof=1), lo, hi
 
@@ -330,22 +343,30 @@ def check_tournament(policies: str | Sequence[str], players: int = 4, games: int
     check_simulate(rules=rules, players=n, policies=list(lineups[0]), games=g, seed=seed, threads=threads,
                    deck=deck, seating="rotate", mode=mode, policy_files=policy_files, **match_options)
     # two line-ups' records at a time (read from the store: the next is read before the last is released),
-    # and per deal the winner of every line-up (int64) with the bootstrap's mask, codes and weights
-    check_memory("games", g, 2 * record_bytes(mode, n, from_disk=True) + 25 * len(lineups),
+    # and per deal the winner of every line-up (int64) with the bootstrap's mask, codes and count matrix
+    check_memory("games", g, 2 * record_bytes(mode, n, from_disk=True) + 48 * len(lineups),
                  advice="per line-up with this field (fewer games, or a smaller --max-lineups)")
     return names, n, g, lineups, design
 
 
+class _Lineup(NamedTuple):
+    """A line-up's records and meta, without the summary of a full result (which nothing reads unless its run is
+    kept or saved)."""
+
+    records: pd.DataFrame
+    meta: dict[str, Any]
+
+
 def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode: str, threads,
                  match_options: dict[str, Any], cluster: dict[str, Any], policy_files=None, store=None,
-                 progress: bool = False):
+                 progress: bool = False, summaries: bool = True):
     """Each line-up's run, in line-up order, through the results store (:mod:`unosim.results.store`): the missing
     chunks of every line-up run together (threads here, or a cluster) and are stored as they finish, so
     a rerun after a kill computes only what is missing.  An interrupt raises KeyboardInterrupt once the
     chunks in flight are stored.  Where the records of every line-up fit in a quarter of the memory, those
-    computed now are kept, not read back."""
+    computed now are kept, not read back.  ``summaries``: each a full SimulationResult, else a :class:`_Lineup`."""
     from ..results.backends import backend_session
-    from ..results.store import fill_cells_keeping, make_cell, read_cell, result_from_records
+    from ..results.store import fill_cells_keeping, make_cell, read_cell, result_from_records, run_meta
 
     cells = [make_cell(rules=rules, players=n, policies=list(lu), deck=deck, seed=seed, seating="rotate",
                        mode=mode, policy_files=policy_files, **match_options) for lu in lineups]
@@ -355,7 +376,8 @@ def _lineup_runs(lineups, n: int, g: int, rules: str, deck: str, seed: int, mode
     if any(i.interrupted for i in infos):
         raise KeyboardInterrupt
     for cell in cells:
-        yield result_from_records(cell, kept[cell.key] if keep else read_cell(cell, g, store), g)
+        records = kept[cell.key] if keep else read_cell(cell, g, store)
+        yield result_from_records(cell, records, g) if summaries else _Lineup(records, run_meta(cell, records, g))
 
 
 @writes_folder("out_dir", "tournament")
@@ -393,7 +415,8 @@ def run_tournament(policies: str | Sequence[str], players: int = 4, games: int =
     points = round_wins = rounds_den = None
     cluster = dict(backend=backend, scheduler=scheduler, workers=workers, client=client)
     for li, (lu, res) in enumerate(zip(lineups, _lineup_runs(lineups, n, g, rules, deck, seed, mode, threads,
-                                                             match_options, cluster, policy_files, store, progress),
+                                                             match_options, cluster, policy_files, store, progress,
+                                                             summaries=keep_runs or out_dir is not None),
                                        strict=True)):
         w, p, rw, rd = _lineup_arrays(res, lu, index, mode, len(names))
         winners.append(w)

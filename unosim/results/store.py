@@ -398,6 +398,18 @@ class WriteBehind:
                 self._raise_failed()
 
 
+def run_meta(cell: Cell, records: pd.DataFrame, games: int, threads: int = 1, batch_size: int | None = None,
+             interrupted: bool = False, template: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The meta ``simulate`` writes for ``records`` of ``cell`` computed in chunks (that of
+    :func:`result_from_records`, without the summary, which costs milliseconds a cell)."""
+    meta = dict(template if template is not None else cell_meta(cell))
+    meta.update(games=int(games), threads=int(threads), batch_size=int(batch_size or games),
+                games_completed=int(len(records)), interrupted=bool(interrupted))
+    meta["cell"] = cell.to_dict()
+    meta["store_key"] = cell.key
+    return meta
+
+
 def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: float = 0.0,
                         compile_s: float = 0.0, threads: int = 1, batch_size: int | None = None,
                         interrupted: bool = False, template: dict[str, Any] | None = None) -> SimulationResult:
@@ -406,11 +418,7 @@ def result_from_records(cell: Cell, records: pd.DataFrame, games: int, elapsed: 
     from ..running.match import match_summary
     from ..running.sim import SimulationResult, round_summary
 
-    meta = dict(template if template is not None else cell_meta(cell))
-    meta.update(games=int(games), threads=int(threads), batch_size=int(batch_size or games),
-                games_completed=int(len(records)), interrupted=bool(interrupted))
-    meta["cell"] = cell.to_dict()
-    meta["store_key"] = cell.key
+    meta = run_meta(cell, records, games, threads, batch_size, interrupted, template)
     summarize = match_summary if cell.mode == "match" else round_summary
     summary = summarize(records, meta, elapsed, compile_s)
     summary["interrupted"] = bool(interrupted)
