@@ -15,14 +15,14 @@ import sys
 import time
 from pathlib import Path
 
-import matplotlib as mpl
 import pandas as pd
 
 from unosim import simulate
 from unosim.analysis.stats import proportion_ci
 from unosim.players.lookahead import COUNTERS
+from unosim.reports.charts import chart_style
 from unosim.reports.pages import Page, PageFigure, Section, write_pages
-from unosim.reports.report import OKABE_ITO, STYLE, fmt_pm, legend, new_figure, save_figure
+from unosim.reports.report import OKABE_ITO, fmt_pm, legend, new_figure, save_figure
 
 
 def budget_row(rollouts: int | None, games: int, seed: int, threads: int | None, players: int) -> dict:
@@ -47,7 +47,7 @@ def budget_chart(table: pd.DataFrame, path: Path, players: int) -> Path:
     la = table[table["rollouts"].notna()]
     base = table[table["rollouts"].isna()].iloc[0]
     budgets = [int(b) for b in la["rollouts"]]
-    with mpl.rc_context(STYLE):
+    with chart_style():
         fig, ax = new_figure()
         err = [100 * (la["win_rate"] - la["ci_lo"]), 100 * (la["ci_hi"] - la["win_rate"])]
         ax.errorbar(budgets, 100 * la["win_rate"], yerr=err, fmt="o-", capsize=4, color=OKABE_ITO[3],

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-import matplotlib as mpl
 import matplotlib.image as mpimg
 import numpy as np
 import pytest
@@ -24,9 +23,9 @@ from unosim.reports.charts import (
     MAX_SERIES,
     PALETTE,
     REFERENCE,
-    STYLE,
     ChartError,
     chart_options,
+    chart_style,
     error_arms,
     palette,
     plain,
@@ -64,7 +63,7 @@ CASES = {"sweep": sweep_runs, "three arms": lambda: arm_runs(3), "eight arms": l
 
 @pytest.fixture(scope="module", params=list(CASES))
 def drawn(request) -> list[tuple[str, Figure]]:
-    with mpl.rc_context(STYLE):
+    with chart_style():
         figures = [(c.name, c.draw()) for c in report_charts(CASES[request.param]())]
     for _, fig in figures:
         fig.canvas.draw()
@@ -116,7 +115,7 @@ def test_small_multiples_of_a_distribution_cut_no_panel_off() -> None:
         spread = 80.0 if k == 0 else 8.0
         rec["turns"] = (np.random.default_rng(k).gamma(3.0, spread / 3.0, size=N) + 20).astype(np.int32)
         runs.append((f"{n} players", rec, make_meta(["random"] * n, "official", 30 + k, N)))
-    with mpl.rc_context(STYLE):
+    with chart_style():
         fig = next(c.draw() for c in report_charts(runs) if c.name == "game_length.png")
     panels = [ax for ax in fig.axes if ax.get_visible() and any(isinstance(p, StepPatch) for p in ax.patches)]
     assert len(panels) == 8
@@ -261,7 +260,7 @@ def test_a_caption_drawn_into_the_image_sits_under_everything(case: str, tmp_pat
     from unosim.reports.charts import _draw_caption
 
     runs = CASES[case]()
-    with mpl.rc_context(STYLE):
+    with chart_style():
         for chart in report_charts(runs):
             fig = chart.draw()
             _draw_caption(fig, chart.caption)

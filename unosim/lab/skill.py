@@ -61,7 +61,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -72,13 +71,12 @@ from ..analysis.paired import matched_proportions_interval, pairing_variance_rat
 from ..analysis.stats import proportion_ci, ratio_se, z_value
 from ..errors import PolicyError, UnosimError
 from ..players.policies import parse_policy
-from ..reports.charts import error_arms
+from ..reports.charts import chart_style, error_arms
 from ..reports.pages import Page, PageFigure, Section, write_pages
 from ..reports.report import (
     DPI,
     FIGSIZE,
     OKABE_ITO,
-    STYLE,
     dodge,
     fmt_pm,
     legend,
@@ -761,7 +759,7 @@ def write_report(tabs: dict[str, pd.DataFrame], best: str, answer: Sequence[str]
         ("skill_edge_by_players.png", _players_chart, "edge_by_players"),
         ("skill_round_vs_match.png", _match_chart, "matches"),
         ("skill_variance.png", _variance_chart, "variance")]
-    with mpl.rc_context(STYLE):
+    with chart_style():
         for name, draw, key in charts:
             if len(tabs[key]):
                 written[name] = draw(tabs[key], best, out / name)

@@ -336,15 +336,6 @@ def _chart_caption(t: pd.DataFrame, what: str) -> str:
     return f"{what} Rotating seats, the same deals for every player (seed {int(t['seed'].iloc[0])}); 95% intervals."
 
 
-def _chart_style():
-    """The project's chart style (reports.charts.STYLE) for the charts drawn inside the block."""
-    import matplotlib as mpl
-
-    from ..reports.charts import STYLE
-
-    return mpl.rc_context(STYLE)
-
-
 def _ladder_chart(a: SkillAnswer, path: Path) -> Path:
     from ..reports.charts import FIGSIZE, REFERENCE, error_arms, new_figure, save_figure, set_title
 
@@ -441,11 +432,13 @@ def _sweep_chart(t: pd.DataFrame, strong: str, path: Path) -> Path:
 def write_sweep_page(t: pd.DataFrame, command: str, out: Path | str) -> dict[str, Path]:
     """summary.md and report.html of a sweep (skill_sweep's table ``t``; ``command`` reproduces it): the table,
     its chart (PNG and SVG) and sweep.csv, into ``out``."""
+    from ..reports.charts import chart_style
+
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     t.to_csv(out_dir / "sweep.csv", index=False)
     strong = str(t["player"].iloc[0])
-    with _chart_style():
+    with chart_style():
         chart = PageFigure(_sweep_chart(t, strong, out_dir / "skill_share_by_setting.png").name,
                            "Skill share by setting", _chart_caption(t, "s = (p - 1/n)/(1 - 1/n); dots per round, "
                                                                      "squares per match to 500."))
@@ -463,10 +456,12 @@ def write_sweep_page(t: pd.DataFrame, command: str, out: Path | str) -> dict[str
 
 def write_skill_page(a: SkillAnswer, out: Path | str) -> dict[str, Path]:
     """summary.md and report.html (charts as PNG and SVG, the tables as CSV) into ``out``."""
+    from ..reports.charts import chart_style
+
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     a.headline.to_csv(out_dir / "headline.csv", index=False)
-    with _chart_style():
+    with chart_style():
         share = PageFigure(_share_chart(a, out_dir / "skill_share.png").name, "Skill share",
                            _chart_caption(a.headline, "s = (p - 1/n)/(1 - 1/n); the ceiling sees every hand."))
         ladder = None if a.ladder.empty else PageFigure(

@@ -89,6 +89,11 @@ class ChartOptions:
     caption: bool = False
 
 
+def chart_style():
+    """The project's chart style (:data:`STYLE`) for the charts drawn inside the block: ``with chart_style():``."""
+    return mpl.rc_context(STYLE)
+
+
 _DEFAULTS = ChartOptions()
 _OPTIONS: ContextVar[ChartOptions] = ContextVar("unosim_chart_options", default=_DEFAULTS)
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -48,6 +47,7 @@ from unosim.reports.charts import (
     STYLE,
     ChartError,
     chart_options,
+    chart_style,
     dodge,
     error_arms,
     figure_title,
@@ -968,7 +968,7 @@ def write_chart(runs: Sequence[Run], name: str, path: Path | str, *, width: floa
     """Write one chart of the report of ``runs`` to ``path`` (PNG, with an SVG twin).  ``name`` is a
     chart's file name with or without ``.png`` (e.g. ``rule_effects``); ``width``/``height`` in
     inches; ``caption`` draws the caption into the image.  Returns the PNG path."""
-    with chart_options(width, height, dpi, caption), mpl.rc_context(STYLE):
+    with chart_options(width, height, dpi, caption), chart_style():
         charts = report_charts(runs, match_report)
         want = name if name.endswith(".png") else f"{name}.png"
         chart = next((c for c in charts if c.name == want), None)
@@ -1034,7 +1034,7 @@ def make_report(runs: Sequence[Run], out_dir: Path | str, title: str = "unosim r
     runs, prepared, match_runs, tabs = _split(runs)
     charts = _charts_of(prepared, match_runs, tabs)
     written: dict[str, Path] = {}
-    with mpl.rc_context(STYLE):
+    with chart_style():
         for c in charts:
             written[c.name] = c.save(out)
             written[c.name.removesuffix(".png") + ".svg"] = out / (c.name.removesuffix(".png") + ".svg")
@@ -1339,7 +1339,7 @@ def make_match_report(runs: Sequence[Run], out_dir: Path | str,
     out.mkdir(parents=True, exist_ok=True)
     charts = _match_charts(prepared)
     written: dict[str, Path] = {}
-    with mpl.rc_context(STYLE):
+    with chart_style():
         for c in charts:
             written[c.name] = c.save(out)
     written.update(write_pages(_match_page(prepared, title, charts), out))
@@ -1445,7 +1445,7 @@ def make_tournament_report(table: pd.DataFrame, meta: Mapping[str, Any], out_dir
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     table = table.sort_values("rating", ascending=False)
-    with mpl.rc_context(STYLE):
+    with chart_style():
         written = {"tournament_win_rate.png": _tournament_rate_chart(table, meta, out / "tournament_win_rate.png"),
                    "tournament_rating.png": _tournament_rating_chart(table, meta, out / "tournament_rating.png")}
     written.update(write_pages(_tournament_page(table, meta, title), out,
@@ -1458,7 +1458,7 @@ def make_tuning_chart(history: pd.DataFrame, meta: Mapping[str, Any], evaluation
     """Convergence of a tuning run (:mod:`unosim.lab.tune`): the candidates' win rates per generation
     (mean and best; all candidates of a generation on the same deals) with the out-of-sample win
     rates of the tuned and starting policies, and the search mean's parameters per generation."""
-    with mpl.rc_context(STYLE), chart_options(caption=True):  # a chart on its own: its note goes in the image
+    with chart_style(), chart_options(caption=True):  # a chart on its own: its note goes in the image
         fig, (ax, bx) = new_panels(2, size=(FIGSIZE[0], 7.0), cols=1)
         x = history["games"].to_numpy(float)
         ax.plot(x, history["mean_rate"], "-o", ms=3, color=OKABE_ITO[0], label="generation mean")
