@@ -193,4 +193,4 @@ def test_the_bootstrap_weighs_its_resamples_in_blocks_with_the_same_ratings_as_o
     plain = np.zeros((6, 4))
     for line, row in enumerate(winner):
         np.add.at(plain[line], row[row >= 0], w[row >= 0])
-    assert np.array_equal(T._WinCodes(winner, 4).wins(w), plain)
+    assert np.array_equal(T._WinCodes(winner, 4).wins_many(w[None, :])[0], plain)

@@ -235,11 +235,9 @@ class _WinCodes:
         deal = np.broadcast_to(np.arange(g), (nl, g))[ok]
         self.by_deal = sparse.csc_matrix((np.ones(codes.shape[0]), (deal, codes)), shape=(g, nl * npol))
 
-    def wins(self, weights: np.ndarray | None = None) -> np.ndarray:
-        """(L, P) wins of each policy in each line-up, optionally weighting deal g by weights[g]."""
-        if weights is None:
-            return np.asarray(self.by_deal.sum(axis=0)).reshape(self.shape)
-        return self.wins_many(weights[None, :])[0]
+    def wins(self) -> np.ndarray:
+        """(L, P) wins of each policy in each line-up."""
+        return np.asarray(self.by_deal.sum(axis=0)).reshape(self.shape)
 
     def wins_many(self, weights: np.ndarray) -> np.ndarray:
         """(B, L, P) wins for B weightings of the deals at once (weights: B x deals).  The counts are whole
