@@ -183,6 +183,44 @@ def test_lookahead_playouts_are_played_and_differ_between_moves():
     assert differ >= 2
 
 
+@pytest.mark.parametrize("z", [1.0, 0.0])
+def test_the_search_in_one_kernel_call_is_the_staged_procedure_it_documents(z):
+    """best_move runs its whole search in one call of rollouts_nb.  It plays what the documented procedure
+    gives when built from single stages (playout_wins): with more than three candidates a quarter of the budget
+    on every candidate, then the rest on the default move and the two others that won most (ties to the
+    earlier), judged on that stage alone; the best finalist if it beat the default by more than z paired
+    standard errors.  Each stage's seed is the decision's next random number, in both."""
+    budget = 16
+    staged = chosen = 0
+    for seed in range(14):
+        t = Table("official+seven_zero", "classic", 4, seed)
+        d = t.pause_at_play(1)
+        if d is None:
+            continue
+        la = Lookahead(rollouts=budget, z=z)
+        moves = la.moves_of(d, t.state())
+        if len(moves) == 1:
+            continue
+        d.rng.seed(seed)
+        got = la.best_move(d, t.state())
+        d.rng.seed(seed)
+        r2, finalists = budget, moves
+        if len(moves) > 3:
+            r1 = budget // 4
+            _, won, _ = la.playout_wins(d, t.state(), r1, moves)
+            finalists = [moves[0]] + [moves[j] for j in sorted(range(1, len(moves)), key=lambda j: -won[j])[:2]]
+            r2 = (budget - r1) * len(moves) // 3
+            staged += 1
+        _, won, differ = la.playout_wins(d, t.state(), r2, finalists)
+        best = int(np.argmax(won))
+        gain = (won[best] - won[0]) / r2
+        sd = (max(differ[best] / r2 - gain * gain, 0.0) / (r2 - 1)) ** 0.5
+        want = finalists[best] if gain > 0 and gain > z * sd else finalists[0]
+        assert got == want, (seed, moves, got, want)
+        chosen += got != moves[0]
+    assert staged >= 5 and chosen >= 2, (staged, chosen)
+
+
 @pytest.mark.parametrize("rules", ["official", "official+seven_zero"])
 def test_lookahead_candidates_dedupe_identical_cards_and_split_colours_and_swap_targets(rules):
     checked = 0

@@ -2954,7 +2954,9 @@ def none_ok_nb(kind, flag):
 def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """A rollout's seat (unosim.players.lookahead): the answers queued in st[ST_FORCE:] for its first decisions
     (each for one decision kind; the queue is dropped at the first decision of another kind), then the
-    built-in policy st[ST_FORCE_BASE], which it becomes in ``pol`` (so that the fast turns play its turns)."""
+    policy st[ST_FORCE_BASE], which it becomes in ``pol`` (so that the fast turns play its turns): a built-in
+    as soon as its last queued answer is given (its next turn is then a fast turn, not one of the full loop,
+    with the same answers), a policy of the slot at its first decision after them."""
     pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
     k = st[ST_FORCE_POS]
     if k < st[ST_FORCE_N]:
@@ -2962,6 +2964,8 @@ def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
             v = st[ST_FORCE + 2 * k + 1]
             st[ST_FORCE_POS] = k + 1
             if v >= 0 and v < nopt or (v == -1 and none_ok_nb(kind, flag)):
+                if k + 1 == st[ST_FORCE_N] and st[ST_FORCE_BASE] <= POL_GREEDY:
+                    pol[p] = st[ST_FORCE_BASE]  # its last answer: the fast turns play its next turn
                 return v
         st[ST_FORCE_N] = 0
     # the queue is spent: from here on the seat is its base policy, whose turns the fast turns play (the

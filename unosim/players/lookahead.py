@@ -142,11 +142,7 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
     hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
     mark, unseen, backs = scratch
     k = _unseen_nb(seat, hand0, hlen0, disc0, disc_n, mark, unseen)
-    for i in range(k - 1, 0, -1):
-        j = nb.randint_nb(rng, i + 1)
-        t = unseen[i]
-        unseen[i] = unseen[j]
-        unseen[j] = t
+    nb.shuffle_nb(unseen, k, rng)
     need = pile_n
     for q in range(n):
         if q != seat:
@@ -263,49 +259,106 @@ def pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand, pile):
 entry = LazyKernels(globals())
 
 # forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1, ...) of candidate j (nb.NFORCE answers)
-_ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64, I2, I1, I1, I1,
-                           I1, I1, I2, I2, I1, I1, I1, SLOT, i8, I1, i8, types.float64[::1])
+_ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64[::1], types.float64, I2,
+                           I1, I1, I1, I1, I1, I2, I2, I1, I1, I1, I1, SLOT, i8, I1, i8, types.float64[::1])
 
 
 @entry(_ROLLOUT_SIG, cache=True, nogil=True)
-def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hlen0, disc0, active0,
-                st0, res0, forced, wins, known, voids, obs, ufn, mode, pinned, own, own_pp):
-    """Play ``nroll`` determinizations x candidates playouts from the snapshot (hand0 ... res0; the draw pile
-    is what the determinization deals), the other seats playing the built-in ``base`` and this seat, after
-    the candidate's answers, the policy ``own`` with parameters ``own_pp`` (a built-in, or a policy of the
-    slot ``ufn``, which then reads ``obs``, a scratch observation buffer of enums.obs_size); wins[0, j]
-    counts the playouts candidate j won, wins[1, j] those whose outcome differs from candidate 0's on the
-    same determinization.  ``mode``: nb.MODE_RESUME, the snapshot is a round paused at this seat's play
-    decision; nb.MODE_CONTINUE, it is the start of the step this seat decides in, played again with the
-    candidate's answers (its earlier answers in the step first) and the cards it drew in the step,
-    ``pinned``, drawn again.  Returns the playouts played, -1 if the cards do not add up, -2 if a policy
-    of a playout answered out of range."""
+def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0, hlen0, disc0, active0,
+                st0, res0, forced, wins, answer, known, voids, obs, ufn, mode, pinned, own, own_pp):
+    """Playouts from the snapshot (hand0 ... res0; the draw pile is what each determinization deals), the other
+    seats playing the built-in ``base`` and this seat, after the candidate's answers (``forced``), the policy
+    ``own`` with parameters ``own_pp`` (a built-in, or a policy of the slot ``ufn``, which then reads ``obs``, a
+    scratch observation buffer of enums.obs_size).  ``mode``: nb.MODE_RESUME, the snapshot is a round paused at
+    this seat's play decision; nb.MODE_CONTINUE, it is the start of the step this seat decides in, played again
+    with the candidate's answers (its earlier answers in the step first) and the cards it drew in the step,
+    ``pinned``, drawn again.
+
+    With ``z`` < 0, one stage (Lookahead.playout_wins): ``nroll`` determinizations x every candidate, seeded
+    from ``seeds[0]``; wins[0, j] counts the playouts candidate j won, wins[1, j] those whose outcome differs
+    from candidate 0's on the same determinization.
+
+    With ``z`` >= 0, the whole decision (Lookahead.best_move, candidate 0 the default move): with more than three
+    candidates a quarter of the budget on all of them (``seeds[0]``), then the rest on the default and the two
+    that won most (ties: the earlier), judged on that second stage alone (``seeds[1]``); the finalist that won
+    most is played if it beat the default by more than ``z`` standard errors of their paired difference: its
+    index goes to answer[0]; ``wins`` holds the last stage's counts at the finalists' indices.
+
+    Returns the playouts played, -1 if the cards do not add up, -2 if a policy of a playout answered out of
+    range."""
     ncards = fcol.shape[1]
     side = st0[nb.ST_SIDE]
     two_sided = False
     for c in range(ncards):
         if fcol[0, c] != fcol[1, c] or frank[0, c] != frank[1, c]:
             two_sided = True
-    hand_d = np.empty((n, ncards), np.int64)
-    pile_d = np.empty(ncards, np.int64)
-    mark = np.empty(ncards, np.int64)
-    unseen = np.empty(ncards, np.int64)
-    backs = np.empty(NKINDS, np.int64)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, ncards)
     cmask = nb.new_card_masks_nb(fcol, frank)
     R, RD = nb.new_rules_nb(ri, rf)
     pol = np.full(n, base, np.int64)
-    pol[seat] = POL_FORCED  # the deciding seat: the candidate's answers, then ``own``
-    x0 = 0
     pp = np.zeros((n, NPP), np.float64)
     pp[seat, :] = own_pp
-    drng = np.zeros(1, np.uint64)
-    pile_n = st0[nb.ST_PILE_N]
-    disc_n = st0[nb.ST_DISC_N]
-    seen = (hand0, hlen0, pile_n, disc0, disc_n, known, voids)
-    scratch = (mark, unseen, backs)
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script,
            ufn, R, RD)
+    seen = (hand0, hlen0, st0[nb.ST_PILE_N], disc0, st0[nb.ST_DISC_N], known, voids)
+    snap = (seat, n, side, two_sided, seen, active0, st0, res0, mode, pinned, own)
+    nm = forced.shape[0]
+    rows = np.arange(nm)
+    if z < 0:
+        return _stage_nb(snap, rnd, forced, rows, nroll, seeds[0], wins)
+    r2 = nroll
+    first = 0
+    if nm > 3:
+        r1 = max(r2 // 4, 1)
+        first = _stage_nb(snap, rnd, forced, rows, r1, seeds[0], wins)
+        if first < 0:
+            return first
+        rows = _finalists_nb(wins[0])
+        r2 = max((r2 - r1) * nm // 3, 1)
+        wins[:, :] = 0
+    got = _stage_nb(snap, rnd, forced, rows, r2, seeds[1 if nm > 3 else 0], wins)
+    if got < 0:
+        return got
+    best = rows[0]
+    for j in rows:
+        if wins[0, j] > wins[0, best]:
+            best = j
+    gain = (wins[0, best] - wins[0, 0]) / r2
+    var = max(wins[1, best] / r2 - gain * gain, 0.0) / max(r2 - 1, 1)
+    answer[0] = best if gain > 0 and gain > z * var ** 0.5 else 0
+    return first + got
+
+
+@njit(cache=True, nogil=True)
+def _finalists_nb(won):
+    """Candidate 0 (the default move), then the other that won most, then the next (ties to the earlier)."""
+    a = 1
+    for j in range(2, won.shape[0]):
+        if won[j] > won[a]:
+            a = j
+    b = 2 if a == 1 else 1
+    for j in range(b + 1, won.shape[0]):
+        if j != a and won[j] > won[b]:
+            b = j
+    return np.array([0, a, b])
+
+
+@njit(cache=True, nogil=True)
+def _stage_nb(snap, rnd, forced, rows, nroll, seed, wins):
+    """``nroll`` determinizations x the candidates ``rows`` of ``forced`` (rollouts_nb): adds to wins[:, j] for
+    each j of ``rows``; returns the playouts played, -1 if the cards do not add up, -2 if a policy of a playout
+    answered out of range."""
+    seat, n, side, two_sided, seen, active0, st0, res0, mode, pinned, own = snap
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script, \
+        ufn, R, RD = rnd
+    hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
+    ncards = fcol.shape[1]
+    hand_d = np.empty((n, ncards), np.int64)
+    pile_d = np.empty(ncards, np.int64)
+    scratch = (np.empty(ncards, np.int64), np.empty(ncards, np.int64), np.empty(NKINDS, np.int64))
+    order = np.zeros(0, np.int64)
+    drng = np.zeros(1, np.uint64)
+    x0 = 0
     played = 0
     for r in range(nroll):
         drng[0] = nb.mix64_nb(seed + np.uint64(r) * nb._GOLDEN)
@@ -313,7 +366,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
             return -1
         pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand_d, pile_d)
         roll_seed = nb.next_u64_nb(drng)
-        for j in range(forced.shape[0]):
+        for j in rows:
             for q in range(n):
                 hlen[q] = hlen0[q]
                 src = hand0 if q == seat else hand_d
@@ -343,10 +396,10 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seed, hand0, hl
             if st[nb.ST_ERR] == 2:
                 return -2  # a playout's policy answered out of range
             x = 1 if w == seat else 0
-            if j == 0:
+            if j == rows[0]:
                 x0 = x
             wins[0, j] += x
-            wins[1, j] += abs(x - x0)  # |playout difference to candidate 0| (its paired variance)
+            wins[1, j] += abs(x - x0)  # |playout difference to the first candidate| (its paired variance)
             played += 1
     return played
 
@@ -408,10 +461,15 @@ def candidate_moves(d: Decision, ri: np.ndarray) -> list[tuple[int, int, int]]:
     return moves
 
 
+_NO_VOIDS = np.zeros(2, np.int64)  # read only, as the next
+assert E.OBS_RANK_VOIDS == E.OBS_VOIDS + 1  # Lookahead.voids_of reads them as one slice
+_NOTHING_KNOWN = np.zeros(E.MAXP * E.NKINDS, np.int64)
+
+
 def _known_of(d: Decision) -> np.ndarray:
     """The deciding seat's known-cards counts (MAXP x NKINDS; zeros when nothing was shown)."""
     region = known_region(d.obs)
-    return np.zeros(E.MAXP * E.NKINDS, np.int64) if region is None else np.ascontiguousarray(region)
+    return _NOTHING_KNOWN if region is None else np.ascontiguousarray(region)
 
 
 def _forced_rows(moves: list[tuple[int, int, int]], kind: int = E.D_PLAY,
@@ -500,18 +558,8 @@ class Lookahead(PythonPolicy):
         moves = self.moves_of(d, s)
         if len(moves) == 1 or len(s.prefix) > nb.NFORCE - 2:  # nothing to choose, or a step too long to replay
             return moves[0]
-        COUNTERS.add(1, 0, 0.0, d.kind)
-        r2 = self.rollouts
-        if len(moves) > 3:
-            r1 = max(r2 // 4, 1)
-            _, wins, _ = self.playout_wins(d, s, r1, moves)
-            r2 = max((r2 - r1) * len(moves) // 3, 1)
-            moves = [moves[0]] + [moves[j] for j in sorted(range(1, len(moves)), key=lambda j: -wins[j])[:2]]
-        _, wins, differ = self.playout_wins(d, s, r2, moves)
-        best = int(np.argmax(wins))
-        gain = (wins[best] - wins[0]) / r2
-        var = max(differ[best] / r2 - gain * gain, 0.0) / max(r2 - 1, 1)
-        return moves[best] if gain > 0 and gain > self.z * var ** 0.5 else moves[0]
+        seeds = [d.rng.getrandbits(64) for _ in range(2 if len(moves) > 3 else 1)]  # a stage each
+        return moves[self._playouts(d, s, self.rollouts, moves, seeds, self.z)[0]]
 
     def moves_of(self, d: Decision, s: RoundState) -> list[tuple[int, int, int]]:
         """The candidate moves, the default's first (it wins ties)."""
@@ -534,25 +582,32 @@ class Lookahead(PythonPolicy):
         rollouts = self.rollouts if rollouts is None else rollouts
         if len(moves) == 1:
             return moves, [0], [0]
+        _, out = self._playouts(d, s, rollouts, moves, [d.rng.getrandbits(64)], -1.0)
+        return moves, [int(w) for w in out[0]], [int(w) for w in out[1]]
+
+    def _playouts(self, d: Decision, s: RoundState, rollouts: int, moves: list[tuple[int, int, int]],
+                  seeds: list[int], z: float) -> tuple[int, np.ndarray]:
+        """rollouts_nb for these candidates: (its answer, the last stage's win counts); ``z`` < 0 plays one stage
+        (:meth:`playout_wins`), else the whole decision (:meth:`best_move`), a stage per seed."""
         out = np.zeros((2, len(moves)), np.int64)
-        seed = np.uint64(d.rng.getrandbits(64))
+        answer = np.zeros(1, np.int64)
         t0 = time.perf_counter()
-        got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts, seed,
-                                       s.hand, s.hlen, s.disc, s.active, s.st, s.res,
-                                       _forced_rows(moves, E.DECISION_NAMES.index(d.kind), s.prefix), out,
+        got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
+                                       np.array(seeds + [0], np.uint64), z, s.hand, s.hlen, s.disc, s.active, s.st,
+                                       s.res, _forced_rows(moves, E.DECISION_NAMES.index(d.kind), s.prefix), out, answer,
                                        self.known_counts(d, s), self.voids_of(d), self._scratch_obs(s),
                                        self.own_slot(s), s.mode, s.pinned, self.own, self.own_pp)
         if got == -2:
             raise PolicyError("lookahead: a policy of its playouts answered out of range (engine bug)")
         if got < 0:
             raise PolicyError("lookahead: the cards of the paused round do not add up (engine bug)")
-        COUNTERS.add(0, got, time.perf_counter() - t0)
-        return moves, [int(w) for w in out[0]], [int(w) for w in out[1]]
+        COUNTERS.add(1 if z >= 0 else 0, got, time.perf_counter() - t0, d.kind)  # a decision searched, or a stage
+        return int(answer[0]), out
 
     def voids_of(self, d: Decision) -> np.ndarray:
         """The voids the determinizations respect: (colours, ranks) as the observation packs them, or none
         with voids=0."""
-        return d.obs[[E.OBS_VOIDS, E.OBS_RANK_VOIDS]] * self.voids
+        return d.obs[E.OBS_VOIDS:E.OBS_RANK_VOIDS + 1] if self.voids else _NO_VOIDS
 
     def _scratch_obs(self, s: RoundState) -> np.ndarray:
         """The playouts' observation buffer (rollouts_nb clears it before every playout that reads it), one per

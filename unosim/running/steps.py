@@ -223,6 +223,7 @@ class _Seats:
 
     def __init__(self, t: Table, s: State, objs: dict[int, PythonPolicy], specs, on_decision=None) -> None:
         self.t, self.s, self.objs, self.specs, self.on_decision = t, s, objs, specs, on_decision
+        self.names = {who: str(specs[who]) for who in objs}  # as errors name them
         self.stateful = any(getattr(o, "uses_state", False) for o in objs.values())
         # the engine answers the decisions that allow one answer where no seat wants to see them (and nobody
         # watches every decision: unosim trace)
@@ -239,7 +240,7 @@ class _Seats:
         self.in_step.extend(given)
         if self.stateful and getattr(self.objs[who], "uses_state", False):
             d.state = self.state_at(d, seat, start)
-        v = _ask(self.objs[who], str(self.specs[who]), d)
+        v = _ask(self.objs[who], self.names[who], d)
         if self.on_decision is not None:
             self.on_decision(d, v, int(s.st[nb.ST_ERR_VAL]))
         self.in_step.append((seat, E.DECISION_NAMES.index(d.kind), v))
