@@ -117,8 +117,9 @@ OBS_ACTIVE = 34       # 1 for a seat in the round (MAXP slots)
 OBS_SCORE = 44        # match scores of every seat (MAXP slots; 0 in round mode)
 OBS_VOIDS = 54        # inferred voids: bit 4 * s + c set when seat s drew for its turn while c was the current
 #                       colour (active face) and has received no card since but that draw.  A table player's
-#                       inference from public events: true whenever seats draw only with nothing playable and
-#                       play a playable drawn card of that colour (greedy, hold_wilds and expert do).  A swap
+#                       inference from public events: true whenever seats draw only with no playable coloured
+#                       card and play a playable drawn card of that colour (greedy, hold_wilds and expert do; the
+#                       last two may draw holding a wild, so it says nothing of wilds).  A swap
 #                       moves it with the hand; a 0's rotation and a one-card exchange clear it; on UNO Flip it
 #                       holds only while the side it was learned on is up.
 OBS_RANK_VOIDS = 55   # inferred rank voids: bits 5 * s .. 5 * s + 4 hold 1 + r when seat s drew for its turn while a
