@@ -292,7 +292,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0
     for c in range(ncards):
         if fcol[0, c] != fcol[1, c] or frank[0, c] != frank[1, c]:
             two_sided = True
-    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, ncards)
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, _, script, res, _ = nb.workspace_nb(n, ncards)
     cmask = nb.new_card_masks_nb(fcol, frank)
     R, RD = nb.new_rules_nb(ri, rf)
     pol = np.full(n, base, np.int64)
@@ -308,15 +308,17 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0
         return _stage_nb(snap, rnd, forced, rows, nroll, seeds[0], wins)
     r2 = nroll
     first = 0
+    seed = seeds[0]
     if nm > 3:
         r1 = max(r2 // 4, 1)
-        first = _stage_nb(snap, rnd, forced, rows, r1, seeds[0], wins)
+        first = _stage_nb(snap, rnd, forced, rows, r1, seed, wins)
         if first < 0:
             return first
         rows = _finalists_nb(wins[0])
         r2 = max((r2 - r1) * nm // 3, 1)
         wins[:, :] = 0
-    got = _stage_nb(snap, rnd, forced, rows, r2, seeds[1 if nm > 3 else 0], wins)
+        seed = seeds[1]
+    got = _stage_nb(snap, rnd, forced, rows, r2, seed, wins)
     if got < 0:
         return got
     best = rows[0]
@@ -558,7 +560,7 @@ class Lookahead(PythonPolicy):
         moves = self.moves_of(d, s)
         if len(moves) == 1 or len(s.prefix) > nb.NFORCE - 2:  # nothing to choose, or a step too long to replay
             return moves[0]
-        seeds = [d.rng.getrandbits(64) for _ in range(2 if len(moves) > 3 else 1)]  # a stage each
+        seeds = [d.rng.getrandbits(64), d.rng.getrandbits(64)]  # a stage each (the kernel decides whether two)
         return moves[self._playouts(d, s, self.rollouts, moves, seeds, self.z)[0]]
 
     def moves_of(self, d: Decision, s: RoundState) -> list[tuple[int, int, int]]:
@@ -588,12 +590,12 @@ class Lookahead(PythonPolicy):
     def _playouts(self, d: Decision, s: RoundState, rollouts: int, moves: list[tuple[int, int, int]],
                   seeds: list[int], z: float) -> tuple[int, np.ndarray]:
         """rollouts_nb for these candidates: (its answer, the last stage's win counts); ``z`` < 0 plays one stage
-        (:meth:`playout_wins`), else the whole decision (:meth:`best_move`), a stage per seed."""
+        (:meth:`playout_wins`), else the whole decision (:meth:`best_move`), seeding its stages from ``seeds``."""
         out = np.zeros((2, len(moves)), np.int64)
         answer = np.zeros(1, np.int64)
         t0 = time.perf_counter()
         got = entry.get("rollouts_nb")(d.seat, s.n, s.fcol, s.frank, s.fpts, s.ri, s.rf, self.base, rollouts,
-                                       np.array(seeds + [0], np.uint64), z, s.hand, s.hlen, s.disc, s.active, s.st,
+                                       np.array(seeds, np.uint64), z, s.hand, s.hlen, s.disc, s.active, s.st,
                                        s.res, _forced_rows(moves, E.DECISION_NAMES.index(d.kind), s.prefix), out, answer,
                                        self.known_counts(d, s), self.voids_of(d), self._scratch_obs(s),
                                        self.own_slot(s), s.mode, s.pinned, self.own, self.own_pp)
