@@ -903,13 +903,13 @@ def test_pairings_drawn_eight_games_at_a_time_are_each_games_own(game0: int) -> 
     base = get_deck("flip")
     seed = np.uint64(2024)
     gcol, grank, gpts = (a.copy() for a in (base.face_color, base.face_rank, base.face_points))
-    cmask = nb.new_card_masks_nb(gcol, grank)
+    cmask = nb.new_card_masks_nb(gcol, grank, gpts)
     space = nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points, cmask)
     for g in range(2 * nb.PAIR_LANES + 3):
         nb.pair_game_nb(g, game0 + g, seed, space, gcol, grank, gpts, cmask)
         want = _reference_pairing(game0 + g, int(seed))
         assert all(np.array_equal(got, w) for got, w in zip((gcol, grank, gpts), want, strict=True))
-        assert np.array_equal(cmask, nb.new_card_masks_nb(gcol, grank))
+        assert np.array_equal(cmask, nb.new_card_masks_nb(gcol, grank, gpts))  # greedy's keys too
         assert all(np.array_equal(got, w) for got, w in zip((gcol, grank, gpts), _pairing(game0 + g, int(seed)),
                                                              strict=True))
 

@@ -430,7 +430,7 @@ def test_bad_input(kwargs: dict, needle: str) -> None:
 
 @njit(cache=False)
 def _scan_options(p, cur, side, top, by_symbol, any_action, restriction, bluff_ok, hand, hlen, fcol, frank, obs, tmp):
-    cmask = nb.new_card_masks_nb(fcol, frank)
+    cmask = nb.new_card_masks_nb(fcol, frank, fcol)  # points stand-in: only greedy's keys read them
     no = False
     # the round's tuple (nb.play_round_nb's ``g``): what the scan reads (hand, hlen, obs, faces, masks, scratch ``lg``)
     # in place, the rest (piles, policies, rules) are stand-ins it never reads
@@ -502,7 +502,8 @@ def test_answer_mask_covers_every_answer(deck: str) -> None:
     wild_draws = {int(r) for r in frank[fcol == E.BLACK] if nb._IS_WDRAW[r]}
     pend_kinds = np.array([(r, r) for r in sorted(draws | wild_draws)] + [(E.SKIP, E.SKIP), (E.SKIP, E.REVERSE)],
                           np.int64)
-    miss = _answer_mask_misses(fcol, frank, nb.new_card_masks_nb(fcol, frank), pend_kinds)
+    miss = _answer_mask_misses(fcol, frank, nb.new_card_masks_nb(fcol, frank, dk.face_points.astype(np.int64)),
+                                pend_kinds)
     assert miss == (-1,) * 6, f"resp, pend, top rank, colour, side, card of a missed answer: {miss}"
 
 
@@ -529,6 +530,64 @@ def test_mask_scan_equals_the_rules_card_by_card(deck: str) -> None:
         nleg, bluff, out = _scan_options(1, *args, hand, np.array([0, h], np.int64), fcol, frank, obs, tmp)
         want = _reference_options(list(cards[:h]), *args[:6], args[6], fcol, frank)
         assert (nleg, bluff, list(out)) == want, (deck, args, list(cards[:h]))
+
+
+def _reference_greedy_card(cards: list[int], cur: int, side: int, fcol, frank, fpts) -> int:
+    """greedy's card among legal ``cards`` as its rule states it (unosim.players.policies): the coloured card with
+    the most points; ties to the current colour, then a draw card > Reverse > Skip = Skip Everyone > Flip >
+    numbers, then the lowest colour index, then the first; only then the first attacking wild, else the first
+    plain wild; -1 for none."""
+    priority = {E.REVERSE: 3, E.SKIP: 2, E.SKIP_ALL: 2, E.FLIP: 1}
+    best, best_order = -1, None
+    for k, c in enumerate(cards):
+        col, rk = int(fcol[side, c]), int(frank[side, c])
+        if col == E.BLACK:
+            continue
+        symbol = 4 if nb._DRAW_N[rk] > 0 else priority.get(rk, 0)
+        order = (int(fpts[side, c]), col == cur, symbol, -col)
+        if best_order is None or order > best_order:
+            best, best_order = k, order
+    if best >= 0:
+        return best
+    wilds = [(frank[side, c] not in (E.WILD, E.INVIS_WILD), -k) for k, c in enumerate(cards)
+             if fcol[side, c] == E.BLACK]
+    return -max(wilds)[1] if wilds else -1
+
+
+@njit(cache=False)
+def _greedy_card(hand, nleg, cur, side, obs, cmask):
+    for k in range(nleg):
+        obs[E.OBS_OPT + E.OPT_STRIDE * k + 1] = k
+    return nb._greedy_play(0, nleg, cur, side, obs, hand, cmask)
+
+
+@pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter", "bts", "zoo"])
+def test_greedys_card_keys_order_cards_as_its_rule(deck: str) -> None:
+    """greedy picks its card by one key a card (nb._greedy_key, beside the card masks; a UNO Flip game's own
+    pairing writes the dark side's, nb.pair_game_nb): on random hands, colours (a free one too) and both sides,
+    the card is the one its rule names card by card."""
+    dk = get_deck(deck)
+    fcol, frank, fpts = (a.astype(np.int64) for a in (dk.face_color, dk.face_rank, dk.face_points))
+    if deck == "flip":  # a game's own pairing of the faces, as the batch kernels make it
+        gcol, grank, gpts = fcol.copy(), frank.copy(), fpts.copy()
+        nb.pair_faces_nb(3, np.uint64(5), fcol, frank, fpts, gcol, grank, gpts)
+        fcol, frank, fpts = gcol, grank, gpts
+    cmask = nb.new_card_masks_nb(fcol, frank, fpts)
+    nc = fcol.shape[1]
+    rng = np.random.default_rng(12)
+    obs = np.zeros(E.obs_size(nc), np.int64)
+    chose_wild = chose_coloured = 0
+    for _ in range(3000):
+        cards = rng.permutation(nc)[: int(rng.integers(1, 12))]
+        side = int(rng.integers(0, fcol.shape[0]))
+        cur = int(rng.integers(-1, 4))
+        hand = np.zeros((1, nc), np.int64)
+        hand[0, : len(cards)] = cards
+        got = _greedy_card(hand, len(cards), cur, side, obs, cmask)
+        assert got == _reference_greedy_card(list(cards), cur, side, fcol, frank, fpts), (deck, side, cur, list(cards))
+        chose_wild += fcol[side, cards[got]] == E.BLACK
+        chose_coloured += fcol[side, cards[got]] != E.BLACK
+    assert chose_wild > 5 and chose_coloured > 1000  # both branches of the rule met
 
 
 @pytest.mark.parametrize(("rules", "deck"), [

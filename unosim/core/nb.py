@@ -1056,7 +1056,8 @@ def new_rules_nb(ri, rf):
 # black card has CM_BLACK (bit BLACK: a current colour of BLACK would match it like a colour), and
 # CM_WDRAW where it is an attacking wild (a Wild Draw Four, Flip's wild draws).  A turn's tests are two
 # words (_turn_masks): a card is legal when its mask meets ``legal``; a Wild Draw Four breaks the
-# restriction when the hand's masks, or-ed, meet ``guilt``.
+# restriction when the hand's masks, or-ed, meet ``guilt``.  Below the masks of the S sides, rows S .. 2S-1
+# hold greedy's key of each card (_greedy_key): cmask[S + side, c].
 CM_BLACK = 1 << BLACK
 CM_WDRAW = 1 << (BLACK + 1)
 CM_RANK0 = 8
@@ -1068,11 +1069,23 @@ for _r in range(NRANKS):
 
 
 @njit(cache=True, _nrt=False)
-def card_masks_nb(fcol, frank, cmask, first_side):
-    """Fill cmask[side, c] from the deck's face tables for the sides from ``first_side`` on (call again
-    whenever they change: a new UNO Flip pairing changes side 1 only)."""
+def _greedy_key(col, rk, pts):
+    """greedy's order of a card (_greedy_play), the colour aside: its key times 8, plus its colour (4 for a
+    black card, which no current colour matches).  A coloured card: 1000 per point, 10 per symbol priority,
+    the lower colour index first, from 3 up; an attacking wild (Wild Draw Four, Flip's wild draws ...) 1; a
+    plain wild 0."""
+    if col == BLACK:
+        return np.int64(8 + 4 if rk != WILD and rk != INVIS_WILD else 4)
+    return np.int64((pts * 1000 + _SYM_PRI[rk] * 10 + (NCOLORS - col) + 2) * 8 + col)
+
+
+@njit(cache=True, _nrt=False)
+def card_masks_nb(fcol, frank, fpts, cmask, first_side):
+    """Fill cmask[side, c] and greedy's keys cmask[S + side, c] (S sides) from the deck's face tables for the
+    sides from ``first_side`` on (call again whenever they change: a new UNO Flip pairing changes side 1 only)."""
     one = np.int64(1)
-    for side in range(first_side, fcol.shape[0]):
+    ns = fcol.shape[0]
+    for side in range(first_side, ns):
         for c in range(fcol.shape[1]):
             col = fcol[side, c]
             rk = frank[side, c]
@@ -1080,13 +1093,15 @@ def card_masks_nb(fcol, frank, cmask, first_side):
                 cmask[side, c] = CM_BLACK | (CM_WDRAW if _IS_WDRAW[rk] else 0)
             else:
                 cmask[side, c] = (one << col) | (one << (CM_RANK0 + rk))
+            cmask[ns + side, c] = _greedy_key(col, rk, fpts[side, c])
 
 
 @njit(cache=True)
-def new_card_masks_nb(fcol, frank):
-    """The masks of a deck's face tables, in a new array (card_masks_nb refills it after a new pairing)."""
-    cmask = np.empty_like(fcol, np.int64)
-    card_masks_nb(fcol, frank, cmask, 0)
+def new_card_masks_nb(fcol, frank, fpts):
+    """The masks and greedy's keys of a deck's face tables, in a new array (card_masks_nb refills it after a
+    new pairing)."""
+    cmask = np.empty((2 * fcol.shape[0], fcol.shape[1]), np.int64)
+    card_masks_nb(fcol, frank, fpts, cmask, 0)
     return cmask
 
 
@@ -1175,7 +1190,7 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
 @njit(cache=True, _nrt=False, inline="always")
 def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """The built-in policies, ``random`` and ``greedy``, inlined (decide_nb and the fast turns)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     if pol[p] == POL_RANDOM:
         return random_nb(kind, p, nopt, nleg, flag, cur, side, dc)
     return greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc)
@@ -1516,7 +1531,7 @@ def decision_ctx(g):
     script and the policy slot (fewer arrays than ``g``: a call that passes it costs about 2 ns an array)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    return pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn
+    return pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask
 
 
 @njit(cache=True, _nrt=False)
@@ -1710,7 +1725,7 @@ def _jump_race(n, top_col, top_rank, p, d, last_actor, attacked, cur, side, lg, 
     with probability p_beats_scheduled one of those who would, drawn at random, beats p; otherwise p, when
     it is the victim of the pending attack (``attacked``), may jump in on it.  Returns (seat, hand index) or
     (-1, -1).  The jump-in window's race (the fast turns run it ahead for the built-ins: _jump_ahead)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     ncards = fcol.shape[1]
     cnt = 0
     q = p
@@ -2667,34 +2682,23 @@ def _challenge_roll(p, pp, rng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _greedy_play(p, nleg, cur, side, obs, hand, fcol, fpts, frank):
+def _greedy_play(p, nleg, cur, side, obs, hand, cmask):
     """greedy's card: the legal non-wild card with the most points; ties go to a card of the current
     colour, then by symbol (any draw card > Reverse > Skip = Skip Everyone > Flip > numbers), then
-    the lowest colour index.  Wilds only when nothing else: an attacking wild before a plain one."""
+    the lowest colour index.  Wilds only when nothing else: an attacking wild before a plain one.  One key
+    a card (_greedy_key) and 100 for the current colour; the first of equal keys."""
     best = -1
     bkey = -1
-    wd4_k = -1
-    wild_k = -1
+    # unsigned indices: a hand index and a card id are never negative, so no wrap-around code in the loop
+    row = np.uint64((cmask.shape[0] >> 1) + side)
+    up = np.uint64(p)
     for k in range(nleg):
-        c = hand[p, obs[OBS_OPT + OPT_STRIDE * k + 1]]
-        col = fcol[side, c]
-        rk = frank[side, c]
-        if col == BLACK:
-            if rk != WILD and rk != INVIS_WILD:  # an attacking wild (Wild Draw Four, Flip's wild draws ...)
-                if wd4_k < 0:
-                    wd4_k = k
-            elif wild_k < 0:
-                wild_k = k
-            continue
-        key = fpts[side, c] * 1000 + (100 if col == cur else 0) + _SYM_PRI[rk] * 10 + (NCOLORS - col)
+        w = cmask[row, np.uint64(hand[up, np.uint64(obs[np.uint64(OBS_OPT + OPT_STRIDE * k + 1)])])]
+        key = (w >> 3) + (100 if (w & 7) == cur else 0)
         if key > bkey:
             bkey = key
             best = k
-    if best >= 0:
-        return best
-    if wd4_k >= 0:
-        return wd4_k
-    return wild_k
+    return best
 
 
 BUILTIN_PLAYS_DRAWN = 1  # random and greedy always play a legal drawn card (D_PLAY_DRAWN)
@@ -2718,7 +2722,7 @@ def random_or_none_nb(rng, m):
 def random_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """``random``: uniform over the options, each card instance one option (see unosim.players.policies).
     D_PLAY bluffs first with probability pp[p, PP_BLUFF] (flag bit 0: a bluff is possible)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     if kind == D_PLAY:
         if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
             if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
@@ -2743,12 +2747,12 @@ def random_nb(kind, p, nopt, nleg, flag, cur, side, dc):
 @njit(cache=True, _nrt=False, inline="always")
 def greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """``greedy`` (see unosim.players.policies): most points first, wilds last; answers every attack it can."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     if kind == D_PLAY:
         if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
             if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
                 return nleg
-        return _greedy_play(p, nleg, cur, side, obs, hand, fcol, fpts, frank)
+        return _greedy_play(p, nleg, cur, side, obs, hand, cmask)
     if kind == D_COLOR:
         return _most_color(p, side, hand, hlen, fcol)
     if kind == D_CHALLENGE:
@@ -2867,7 +2871,7 @@ def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
 @njit(cache=True, _nrt=False, inline="always")
 def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
     """Everything seat p may see for this decision (and only that) into obs; see unosim.players.policy_api."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     obs[OBS_KIND] = kind
     obs[OBS_SEAT] = p
     obs[OBS_NOPT] = nopt
@@ -2957,7 +2961,7 @@ def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     policy st[ST_FORCE_BASE], which it becomes in ``pol`` (so that the fast turns play its turns): a built-in
     as soon as its last queued answer is given (its next turn is then a fast turn, not one of the full loop,
     with the same answers), a policy of the slot at its first decision after them."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     k = st[ST_FORCE_POS]
     if k < st[ST_FORCE_N]:
         if st[ST_FORCE + 2 * k] == kind:
@@ -2982,7 +2986,7 @@ def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
 def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """Every policy but random and greedy: scripted, or one called through the slot ``ufn`` with its
     observation; an answer outside the options ends the round with a policy error (ST_ERR = 2)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     pid = pol[p]
     if pid == POL_SCRIPTED:
         return scripted_nb(kind, p, nopt, flag, side, obs, hand, fcol, frank, script, st)
@@ -3017,7 +3021,7 @@ def ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, dc):
     """A policy of the slot (pid >= POL_SLOT) answers: its observation, the call, the check.  Inlined in
     slot_policy_nb and at the play decision of the fast turns (the hot one: there the call of
     slot_policy_nb and its 12 array arguments cost about as much as the observation)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, dc)
     return _checked_answer(kind, p, nopt, ok_none, ufn(pid - POL_SLOT, kind, obs, pp[p], rng), st)
 
@@ -3038,7 +3042,7 @@ def _checked_answer(kind, p, nopt, ok_none, v, st):
 @njit(cache=True, _nrt=False, inline="always")
 def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """Seat p's answer to decision ``kind`` over the nopt options in obs: an option index, or -1."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     if pol[p] <= POL_GREEDY:
         return _builtin_nb(kind, p, nopt, nleg, flag, cur, side, dc)
     return _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, dc)
@@ -3048,7 +3052,7 @@ def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
 def _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """decide_nb for a seat that is neither random nor greedy: slot_policy_nb, with int64 casts (one
     compiled slot_policy_nb, not one per call site's literal kind and counts)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     return slot_policy_nb(np.int64(kind), p, np.int64(nopt), np.int64(nleg), np.int64(flag), cur, side, n, dc)
 
 
@@ -3063,14 +3067,14 @@ def decide_cold_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     decisions as calls measured neutral to faster (seven_zero, whose every turn is in the big loop:
     median 1.09x of before over 5 interleaved pairs).  The int64 casts: numba compiles a non-inlined
     function once per combination of literal arguments, and the sites pass literal kinds and counts."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     return _decide_call_nb(np.int64(kind), np.int64(p), np.int64(nopt), np.int64(nleg), np.int64(flag),
                            np.int64(cur), np.int64(side), np.int64(n), dc)
 
 
 @njit(cache=True, _nrt=False)
 def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     return decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc)
 
 
@@ -3078,7 +3082,7 @@ def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
 def _choose_color(p, cur, side, n, dc):
     """decide_nb for D_COLOR, with only the built-ins' colour rules inlined (random_color_nb, _most_color),
     not the whole of random_nb and greedy_nb: the fast turns' plain wilds."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     pid = pol[p]
     if pid == POL_RANDOM:
         return random_color_nb(rng)
@@ -3091,20 +3095,20 @@ def _choose_color(p, cur, side, n, dc):
 def _choose_color_cold(p, cur, side, n, dc):
     """_choose_color as the shared call of decide_cold_nb: the big loop's colours (a Wild Draw Four, the
     starting card, Flip's revealed wild), which come far less often than the fast turns' plain wilds."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     return decide_cold_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _play_drawn_cold(p, cur, side, n, dc):
     """_play_drawn as the shared call of decide_cold_nb, for the big loop."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     return decide_cold_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
 @njit(cache=True, _nrt=False)
 def _wants_challenge(p, cur, side, n, dc):
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     return decide_cold_nb(D_CHALLENGE, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
@@ -3112,7 +3116,7 @@ def _wants_challenge(p, cur, side, n, dc):
 def _play_drawn(p, cur, side, n, dc):
     """decide_nb for D_PLAY_DRAWN, for the fast turns: random and greedy answer BUILTIN_PLAYS_DRAWN
     without being inlined here."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     if pol[p] <= POL_GREEDY:
         return BUILTIN_PLAYS_DRAWN == 1
     return _not_builtin_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, dc) == 1
@@ -3122,7 +3126,7 @@ def _play_drawn(p, cur, side, n, dc):
 def _choose_target(p, d, optional, cur, side, n, dc):
     """Whom seat p swaps with (7 under seven_zero, 0 under zero_swap_any, 5).  -1 = nobody (optional).
     Options: the other seats in the round in seat order; info = distance in the direction of play."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     m = 0
     for s in range(n):
         if s != p and active[s]:
@@ -3142,7 +3146,7 @@ def _match_choice(q, want_rank, want_col, cur, side, n, dc):
     Options: q's identical cards in hand order; nobody without one is asked.  Inlined: the jump-in window
     scans every other seat on every turn, and a call with 13 array arguments (about 2 ns each) cost more
     than the scan; only the rare decision is a call (decide_cold_nb)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     cnt = 0
     for i in range(hlen[q]):
         c = hand[q, i]
@@ -3215,7 +3219,7 @@ def _response_choice(q, pend_kind, top_col, flags, cur, side, n, dc):
 
     random: uniform over 'take' and every eligible card instance.  greedy: always answers when it
     can: stack (a Draw Two before a Wild Draw Four), else deflect, else bounce."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     cnt = 0
     for i in range(hlen[q]):
         pri = _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol, frank,
@@ -3233,7 +3237,7 @@ def _response_choice(q, pend_kind, top_col, flags, cur, side, n, dc):
 @njit(cache=True, _nrt=False)
 def _give_index(q, cur, side, n, dc):
     """Hand index of the card q hands over in a one-for-one exchange (options: every card of q)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     for i in range(hlen[q]):
         obs[OBS_OPT + OPT_STRIDE * i + 1] = i
     k = decide_cold_nb(D_GIVE_CARD, q, hlen[q], hlen[q], 0, cur, side, n, dc)
@@ -3244,7 +3248,7 @@ def _give_index(q, cur, side, n, dc):
 def _exchange_one(a, b, cur, side, n, dc):
     """swap_on_five one_card_each_own_choice: a and b each give one card of their own choice.  Returns the
     cards given by a and by b (-1, -1 when a hand is empty)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
     if hlen[a] == 0 or hlen[b] == 0:
         return -1, -1
     ia = _give_index(a, cur, side, n, dc)
@@ -3287,8 +3291,9 @@ _PAIR_SALT = np.uint64(0xF11BF11BF11BF11B)
 #: number the mix of the last), and independent chains run side by side where one alone waits on every step
 PAIR_LANES = 8
 assert PAIR_LANES == 8, "_pair_draws writes out its eight lanes"
-# a dark face packed in one word (a pairing's swaps move one word instead of four): its card mask in bits 0-39,
-# colour 40-43, rank 44-49, points 50-62 (UNO Flip's faces, the only deck paired per game, fit)
+# a dark face packed in one word (colour, rank and points unpacked from one load): its card mask in bits 0-39,
+# colour 40-43, rank 44-49, points 50-62 (UNO Flip's faces, the only deck paired per game, fit).  A pairing
+# shuffles the faces' indices (pair_game_nb), then gathers each face and its greedy key
 _PK_COL = np.uint64(40)
 _PK_RANK = np.uint64(44)
 _PK_PTS = np.uint64(50)
@@ -3298,14 +3303,16 @@ _PK_MASK = np.int64((1 << 40) - 1)
 @njit(cache=True)
 def pairing_space_nb(paired, fcol, frank, fpts, cmask):
     """What pair_game_nb pairs a deck's faces with (empty where the deck is not paired per game): the dark faces
-    packed (a word a card, from side 1 of the deck's tables and of their card masks ``cmask``), a word a card to
-    shuffle them in, and the draws of PAIR_LANES games (PAIR_LANES x ncards)."""
+    (dark[0, c]: a word a card, packed from side 1 of the deck's tables and of their card masks ``cmask``;
+    dark[1, c]: greedy's key, cmask[3, c]), the permutation to shuffle (a word a card), and the draws of
+    PAIR_LANES games (PAIR_LANES x ncards)."""
     nc = fcol.shape[1] if paired else 0
-    dark = np.zeros(nc, np.int64)
+    dark = np.zeros((2, nc), np.int64)
     if nc > 0:
         for c in range(nc):
-            dark[c] = (cmask[1, c] | (np.int64(fcol[1, c]) << _PK_COL) | (np.int64(frank[1, c]) << _PK_RANK) |
-                       (np.int64(fpts[1, c]) << _PK_PTS))
+            dark[0, c] = (cmask[1, c] | (np.int64(fcol[1, c]) << _PK_COL) | (np.int64(frank[1, c]) << _PK_RANK) |
+                          (np.int64(fpts[1, c]) << _PK_PTS))
+            dark[1, c] = cmask[3, c]
     return dark, np.zeros(nc, np.int64), np.zeros((PAIR_LANES, nc), np.int64)
 
 
@@ -3344,24 +3351,27 @@ def _pair_draws(g0, seed, draws):
 @njit(cache=True, _nrt=False)
 def pair_game_nb(g, gi, seed, space, gcol, grank, gpts, cmask):
     """UNO Flip random_bijection (docs/rules.md 2.3): give game ``gi``, the ``g``-th of a batch, its own uniformly
-    random pairing of light faces (side 0) with dark faces (side 1): side 1 of its tables and card masks.  The
+    random pairing of light faces (side 0) with dark faces (side 1): side 1 of its tables, card masks and greedy's
+    keys.  The
     draws are made for PAIR_LANES games at once, at every PAIR_LANES-th game of the batch; they are the same
     whatever the batch (each game's own stream).  ``space``: pairing_space_nb."""
     dark, work, draws = space
-    nc = dark.shape[0]
+    nc = dark.shape[1]
     lane = g % PAIR_LANES
     if lane == 0:
         _pair_draws(gi, seed, draws)
     for c in range(nc):
-        work[c] = dark[c]
+        work[c] = c
     for i in range(nc - 1, 0, -1):
         j = draws[lane, i]
         t = work[i]
         work[i] = work[j]
         work[j] = t
     for c in range(nc):
-        w = work[c]
+        d = np.uint64(work[c])
+        w = dark[0, d]
         cmask[1, c] = w & _PK_MASK
+        cmask[3, c] = dark[1, d]  # greedy's keys of side 1 (a paired deck has two sides)
         gcol[1, c] = (w >> _PK_COL) & 15
         grank[1, c] = (w >> _PK_RANK) & 63
         gpts[1, c] = w >> _PK_PTS
@@ -3375,7 +3385,7 @@ def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
             gcol[side, c] = fcol[side, c]
             grank[side, c] = frank[side, c]
             gpts[side, c] = fpts[side, c]
-    cmask = new_card_masks_nb(fcol, frank)  # the deck's, then game g's (pair_game_nb rewrites side 1)
+    cmask = new_card_masks_nb(fcol, frank, fpts)  # the deck's, then game g's (pair_game_nb rewrites side 1)
     pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts, cmask), gcol, grank, gpts, cmask)
 
 
@@ -3444,7 +3454,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
-    cmask = new_card_masks_nb(gcol, grank)
+    cmask = new_card_masks_nb(gcol, grank, gpts)
     R, RD = new_rules_nb(ri, rf)
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
@@ -3695,7 +3705,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     gcol = fcol.copy()
     grank = frank.copy()
     gpts = fpts.copy()
-    cmask = new_card_masks_nb(gcol, grank)
+    cmask = new_card_masks_nb(gcol, grank, gpts)
     R, RD = new_rules_nb(ri, rf)
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
@@ -3755,7 +3765,7 @@ def no_slot_nb(which, kind, obs, params, rng):
 def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, script,
                 hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, ufn):
     """play_round_nb with a fixed signature, for calls from Python (scenarios, traces)."""
-    cmask = new_card_masks_nb(fcol, frank)
+    cmask = new_card_masks_nb(fcol, frank, fpts)
     R, RD = new_rules_nb(ri, rf)
     return play_round_nb(n, dealer, first, order, (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs,
                                                    fcol, frank, fpts, cmask, pol, pp, script, ufn, R, RD))

@@ -293,7 +293,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0
         if fcol[0, c] != fcol[1, c] or frank[0, c] != frank[1, c]:
             two_sided = True
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, _, script, res, _ = nb.workspace_nb(n, ncards)
-    cmask = nb.new_card_masks_nb(fcol, frank)
+    cmask = nb.new_card_masks_nb(fcol, frank, fpts)
     R, RD = nb.new_rules_nb(ri, rf)
     pol = np.full(n, base, np.int64)
     pp = np.zeros((n, NPP), np.float64)

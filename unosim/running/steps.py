@@ -55,7 +55,7 @@ class Table:
     RD: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        self.cmask = nb.new_card_masks_nb(self.gcol, self.grank)
+        self.cmask = nb.new_card_masks_nb(self.gcol, self.grank, self.gpts)
         self.R, self.RD = nb.new_rules_nb(self.ri, self.rf)
         self.slot = nb.fixed_slot(self.slot if self.slot is not None else nb.no_slot_nb)
 
