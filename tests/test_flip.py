@@ -904,7 +904,8 @@ def test_pairings_drawn_eight_games_at_a_time_are_each_games_own(game0: int) -> 
     seed = np.uint64(2024)
     gcol, grank, gpts = (a.copy() for a in (base.face_color, base.face_rank, base.face_points))
     cmask = nb.new_card_masks_nb(gcol, grank, gpts)
-    space = nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points, cmask)
+    greedy_seated = np.array([E.POL_RANDOM, E.POL_GREEDY], np.int64)  # its keys are paired too (cmask[3])
+    space = nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points, cmask, greedy_seated)
     for g in range(2 * nb.PAIR_LANES + 3):
         nb.pair_game_nb(g, game0 + g, seed, space, gcol, grank, gpts, cmask)
         want = _reference_pairing(game0 + g, int(seed))

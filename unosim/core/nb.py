@@ -3291,29 +3291,34 @@ _PAIR_SALT = np.uint64(0xF11BF11BF11BF11B)
 #: number the mix of the last), and independent chains run side by side where one alone waits on every step
 PAIR_LANES = 8
 assert PAIR_LANES == 8, "_pair_draws writes out its eight lanes"
-# a dark face packed in one word (colour, rank and points unpacked from one load): its card mask in bits 0-39,
-# colour 40-43, rank 44-49, points 50-62 (UNO Flip's faces, the only deck paired per game, fit).  A pairing
-# shuffles the faces' indices (pair_game_nb), then gathers each face and its greedy key
+# a dark face packed in one word (a pairing's swaps move one word instead of five): its card mask in bits 0-32,
+# its index among the dark faces 33-39 (which names its greedy key), colour 40-43, rank 44-49, points 50-62
+# (UNO Flip's 112 faces, the only deck paired per game, fit)
+_PK_IDX = np.uint64(33)
 _PK_COL = np.uint64(40)
 _PK_RANK = np.uint64(44)
 _PK_PTS = np.uint64(50)
-_PK_MASK = np.int64((1 << 40) - 1)
+_PK_MASK = np.int64((1 << 33) - 1)
+assert CM_RANK0 + NRANKS <= 33, "a card mask fits below _PK_IDX"
 
 
 @njit(cache=True)
-def pairing_space_nb(paired, fcol, frank, fpts, cmask):
+def pairing_space_nb(paired, fcol, frank, fpts, cmask, pol):
     """What pair_game_nb pairs a deck's faces with (empty where the deck is not paired per game): the dark faces
-    (dark[0, c]: a word a card, packed from side 1 of the deck's tables and of their card masks ``cmask``;
-    dark[1, c]: greedy's key, cmask[3, c]), the permutation to shuffle (a word a card), and the draws of
-    PAIR_LANES games (PAIR_LANES x ncards)."""
+    packed (a word a card, from side 1 of the deck's tables and of their card masks ``cmask``), their greedy
+    keys (cmask[3]; none where no seat of the line-up ``pol`` plays greedy, which alone reads them), a word a
+    card to shuffle them in, and the draws of PAIR_LANES games (PAIR_LANES x ncards)."""
     nc = fcol.shape[1] if paired else 0
-    dark = np.zeros((2, nc), np.int64)
-    if nc > 0:
-        for c in range(nc):
-            dark[0, c] = (cmask[1, c] | (np.int64(fcol[1, c]) << _PK_COL) | (np.int64(frank[1, c]) << _PK_RANK) |
-                          (np.int64(fpts[1, c]) << _PK_PTS))
-            dark[1, c] = cmask[3, c]
-    return dark, np.zeros(nc, np.int64), np.zeros((PAIR_LANES, nc), np.int64)
+    if nc > 128:
+        raise ValueError("a deck paired per game has at most 128 cards (the index field of a packed dark face)")
+    dark = np.zeros(nc, np.int64)
+    keys = np.zeros(nc if (pol == POL_GREEDY).any() else 0, np.int64)
+    for c in range(nc):
+        dark[c] = (cmask[1, c] | (np.int64(c) << _PK_IDX) | (np.int64(fcol[1, c]) << _PK_COL) |
+                   (np.int64(frank[1, c]) << _PK_RANK) | (np.int64(fpts[1, c]) << _PK_PTS))
+    for c in range(keys.shape[0]):
+        keys[c] = cmask[3, c]
+    return dark, keys, np.zeros(nc, np.int64), np.zeros((PAIR_LANES, nc), np.int64)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -3355,26 +3360,26 @@ def pair_game_nb(g, gi, seed, space, gcol, grank, gpts, cmask):
     keys.  The
     draws are made for PAIR_LANES games at once, at every PAIR_LANES-th game of the batch; they are the same
     whatever the batch (each game's own stream).  ``space``: pairing_space_nb."""
-    dark, work, draws = space
-    nc = dark.shape[1]
+    dark, keys, work, draws = space
+    nc = dark.shape[0]
     lane = g % PAIR_LANES
     if lane == 0:
         _pair_draws(gi, seed, draws)
     for c in range(nc):
-        work[c] = c
+        work[c] = dark[c]
     for i in range(nc - 1, 0, -1):
         j = draws[lane, i]
         t = work[i]
         work[i] = work[j]
         work[j] = t
-    for c in range(nc):
-        d = np.uint64(work[c])
-        w = dark[0, d]
+    for c in range(nc):  # a loop the compiler vectorizes
+        w = work[c]
         cmask[1, c] = w & _PK_MASK
-        cmask[3, c] = dark[1, d]  # greedy's keys of side 1 (a paired deck has two sides)
         gcol[1, c] = (w >> _PK_COL) & 15
         grank[1, c] = (w >> _PK_RANK) & 63
         gpts[1, c] = w >> _PK_PTS
+    for c in range(keys.shape[0]):  # greedy's keys of side 1 (a paired deck has two sides), where it plays
+        cmask[3, c] = keys[np.uint64((work[c] >> _PK_IDX) & 127)]
 
 
 @njit(cache=True)
@@ -3386,7 +3391,8 @@ def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
             grank[side, c] = frank[side, c]
             gpts[side, c] = fpts[side, c]
     cmask = new_card_masks_nb(fcol, frank, fpts)  # the deck's, then game g's (pair_game_nb rewrites side 1)
-    pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts, cmask), gcol, grank, gpts, cmask)
+    pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts, cmask, np.array([POL_GREEDY])), gcol, grank,
+                 gpts, cmask)
 
 
 @njit(cache=True, _nrt=False)
@@ -3459,7 +3465,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
-    space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask)  # cmask: still the deck's
+    space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask, pol)  # cmask: still the deck's
     for g in range(ngames):
         gi = game0 + g
         if seating != 0:
@@ -3710,7 +3716,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
-    space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask)  # cmask: still the deck's
+    space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask, pol)  # cmask: still the deck's
     for g in range(nmatches):
         m = m0 + g
         seat_map_nb(mi[MI_SEATING], m, seed, n, pol, pp, seatmap, polg, ppg)
