@@ -554,18 +554,24 @@ def _reference_greedy_card(cards: list[int], cur: int, side: int, fcol, frank, f
     return -max(wilds)[1] if wilds else -1
 
 
+def _reference_greedy_colour(cards: list[int], side: int, fcol) -> int:
+    """The colour greedy names: the one it holds most of, ties to the lowest index; red for none."""
+    held = [sum(1 for c in cards if fcol[side, c] == col) for col in range(4)]
+    return held.index(max(held))
+
+
 @njit(cache=False)
-def _greedy_card(hand, nleg, cur, side, obs, cmask):
+def _greedy_card(hand, nleg, cur, side, obs, cmask, fcol):
     for k in range(nleg):
         obs[E.OBS_OPT + E.OPT_STRIDE * k + 1] = k
-    return nb._greedy_play(0, nleg, cur, side, obs, hand, cmask)
+    return nb._greedy_play(0, nleg, cur, side, obs, hand, cmask), nb._most_color(0, side, hand, np.array([nleg]), fcol)
 
 
 @pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter", "bts", "zoo"])
 def test_greedys_card_keys_order_cards_as_its_rule(deck: str) -> None:
     """greedy picks its card by one key a card (nb._greedy_key, beside the card masks; a UNO Flip game's own
-    pairing writes the dark side's, nb.pair_game_nb): on random hands, colours (a free one too) and both sides,
-    the card is the one its rule names card by card."""
+    pairing writes the dark side's, nb.pair_game_nb), and names the colour it holds most of (nb._most_color): on
+    random hands, colours (a free one too) and both sides, card and colour are those its rule names card by card."""
     dk = get_deck(deck)
     fcol, frank, fpts = (a.astype(np.int64) for a in (dk.face_color, dk.face_rank, dk.face_points))
     if deck == "flip":  # a game's own pairing of the faces, as the batch kernels make it
@@ -583,8 +589,9 @@ def test_greedys_card_keys_order_cards_as_its_rule(deck: str) -> None:
         cur = int(rng.integers(-1, 4))
         hand = np.zeros((1, nc), np.int64)
         hand[0, : len(cards)] = cards
-        got = _greedy_card(hand, len(cards), cur, side, obs, cmask)
+        got, colour = _greedy_card(hand, len(cards), cur, side, obs, cmask, fcol)
         assert got == _reference_greedy_card(list(cards), cur, side, fcol, frank, fpts), (deck, side, cur, list(cards))
+        assert colour == _reference_greedy_colour(list(cards), side, fcol), (deck, side, list(cards))
         chose_wild += fcol[side, cards[got]] == E.BLACK
         chose_coloured += fcol[side, cards[got]] != E.BLACK
     assert chose_wild > 5 and chose_coloured > 1000  # both branches of the rule met
