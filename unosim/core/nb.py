@@ -1070,10 +1070,10 @@ for _r in range(NRANKS):
 
 @njit(cache=True, _nrt=False)
 def _greedy_key(col, rk, pts):
-    """greedy's order of a card (_greedy_play), the colour aside: its key times 8, plus its colour (4 for a
-    black card, which no current colour matches).  A coloured card: 1000 per point, 10 per symbol priority,
-    the lower colour index first, from 3 up; an attacking wild (Wild Draw Four, Flip's wild draws ...) 1; a
-    plain wild 0."""
+    """greedy's order of a card (_greedy_play), the current colour aside: its key times 8, plus its colour (4
+    for a black card, which no current colour matches).  The key of a coloured card: 1000 a point, 10 a step
+    of symbol priority (_SYM_PRI), and 6 less its colour index (a lower index first; 3 at least, so above
+    every wild); an attacking wild (Wild Draw Four, Flip's wild draws ...) 1; a plain wild 0."""
     if col == BLACK:
         return np.int64(8 + 4 if rk != WILD and rk != INVIS_WILD else 4)
     return np.int64((pts * 1000 + _SYM_PRI[rk] * 10 + (NCOLORS - col) + 2) * 8 + col)
@@ -1528,7 +1528,8 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
 def decision_ctx(g):
     """What the decisions read of the round ``g`` (play_round_nb), as the tuple ``dc`` they take: the seats'
     policies, the observation, hands, faces, discard pile, seats in the round, st, the random stream, the
-    script and the policy slot (fewer arrays than ``g``: a call that passes it costs about 2 ns an array)."""
+    script, the policy slot and the card masks with greedy's keys (fewer arrays than ``g``: a call that passes
+    it costs about 2 ns an array)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     return pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask
