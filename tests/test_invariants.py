@@ -569,9 +569,9 @@ def _greedy_card(hand, nleg, cur, side, obs, cmask, fcol):
 
 @pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter", "bts", "zoo"])
 def test_greedys_card_keys_order_cards_as_its_rule(deck: str) -> None:
-    """greedy picks its card by one key a card (nb._greedy_key, beside the card masks; a UNO Flip game's own
-    pairing writes the dark side's, nb.pair_game_nb), and names the colour it holds most of (nb._most_color): on
-    random hands, colours (a free one too) and both sides, card and colour are those its rule names card by card."""
+    """greedy picks its card by one key a card (nb._greedy_key, beside the card masks; the paired keys of a UNO Flip
+    game: test_flip) and names the colour it holds most of (nb._most_color): on random hands, colours (a free one
+    too) and both sides (a Flip game's own faces), card and colour are those its rule names card by card."""
     dk = get_deck(deck)
     fcol, frank, fpts = (a.astype(np.int64) for a in (dk.face_color, dk.face_rank, dk.face_points))
     if deck == "flip":  # a game's own pairing of the faces, as the batch kernels make it
