@@ -13,7 +13,7 @@ from __future__ import annotations
 from numba import njit, types
 
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
-from .nb import _DRAW_N, _SYM_PRI, SLOT_SIG, LazyKernels
+from .nb import _DRAW_N, SLOT_SIG, LazyKernels, greedy_order_nb
 
 # the signature of a policy function (the slot adds ``which`` in front)
 POLICY_SIG = types.int64(types.int64, types.int64[::1], types.float64[::1], types.uint64[::1])
@@ -80,8 +80,7 @@ def greedy_key(obs, k):
     """greedy's ranking of a coloured card option (higher first)."""
     v = opt_value(obs, k)
     col = v // NRANKS
-    return opt_info(obs, k) * 1000 + (100 if col == obs[OBS_COLOR] else 0) + \
-        _SYM_PRI[v % NRANKS] * 10 + (NCOLORS - col)
+    return greedy_order_nb(col, v % NRANKS, opt_info(obs, k)) + (100 if col == obs[OBS_COLOR] else 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -1068,15 +1068,22 @@ for _r in range(NRANKS):
         CM_COLORED_DRAWS |= 1 << (CM_RANK0 + _r)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def greedy_order_nb(col, rk, pts):
+    """greedy's order of a coloured card, the current colour aside (100 more for a card of it): 1000 a point,
+    10 a step of symbol priority (_SYM_PRI), and 4 less its colour index (the lower index first).  The one
+    statement of it: the engine's keys (_greedy_key) and the heuristics' (heuristics_nb.greedy_key)."""
+    return pts * 1000 + _SYM_PRI[rk] * 10 + (NCOLORS - col)
+
+
 @njit(cache=True, _nrt=False)
 def _greedy_key(col, rk, pts):
     """greedy's order of a card (_greedy_play), the current colour aside: its key times 8, plus its colour (4
-    for a black card, which no current colour matches).  The key of a coloured card: 1000 a point, 10 a step
-    of symbol priority (_SYM_PRI), and 6 less its colour index (a lower index first; 3 at least, so above
-    every wild); an attacking wild (Wild Draw Four, Flip's wild draws ...) 1; a plain wild 0."""
+    for a black card, which no current colour matches).  The key of a coloured card: greedy_order_nb plus 2 (so
+    at least 3, above every wild); an attacking wild (Wild Draw Four, Flip's wild draws ...) 1; a plain wild 0."""
     if col == BLACK:
         return np.int64(8 + 4 if rk != WILD and rk != INVIS_WILD else 4)
-    return np.int64((pts * 1000 + _SYM_PRI[rk] * 10 + (NCOLORS - col) + 2) * 8 + col)
+    return np.int64((greedy_order_nb(col, rk, pts) + 2) * 8 + col)
 
 
 @njit(cache=True, _nrt=False)
@@ -3391,8 +3398,10 @@ def pair_faces_nb(g, seed, fcol, frank, fpts, gcol, grank, gpts):
             gcol[side, c] = fcol[side, c]
             grank[side, c] = frank[side, c]
             gpts[side, c] = fpts[side, c]
-    cmask = new_card_masks_nb(fcol, frank, fpts)  # the deck's, then game g's (pair_game_nb rewrites side 1)
-    pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts, cmask, np.array([POL_GREEDY])), gcol, grank,
+    # the deck's masks, which the pairing packs; game g's are not kept (the caller builds them from the faces), so
+    # no seat is named whose keys it would pair
+    cmask = new_card_masks_nb(fcol, frank, fpts)
+    pair_game_nb(0, g, seed, pairing_space_nb(True, fcol, frank, fpts, cmask, np.zeros(0, np.int64)), gcol, grank,
                  gpts, cmask)
 
 
