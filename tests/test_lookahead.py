@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from unosim.analysis.stats import proportion_ci
 from unosim.core import enums as E
 from unosim.core import nb
 from unosim.players.external import Decision, RoundState
-from unosim.players.lookahead import Lookahead, candidate_moves
+from unosim.players.lookahead import COUNTERS, Lookahead, candidate_moves
 from unosim.players.policies import PolicyError
 from unosim.ruleset.decks import get_deck
 from unosim.ruleset.rules import parse_rules
@@ -183,34 +185,48 @@ def test_lookahead_playouts_are_played_and_differ_between_moves():
     assert differ >= 2
 
 
+def _decisions_to_search(rules, seeds, **params):
+    """(seed, table, decision, player, candidates) at seat 1's first play decision of each seeded 4-player round,
+    where the player has more than one candidate."""
+    for seed in seeds:
+        t = Table(rules, "classic", 4, seed)
+        d = t.pause_at_play(1)
+        if d is None:
+            continue
+        la = Lookahead(**params)
+        moves = la.moves_of(d, t.state())
+        if len(moves) > 1:
+            yield seed, t, d, la, moves
+
+
+def _finalists_stage(la, d, state, budget, moves):
+    """The documented first stage, from playout_wins: with more than three candidates a quarter of the budget on
+    each, then the default and the two others that won most (ties to the earlier).  Returns (the finalists, the
+    last stage's samples, the first stage's playouts); with three candidates or fewer, all of them and the budget."""
+    if len(moves) <= 3:
+        return moves, budget, 0
+    r1 = budget // 4
+    _, won, _ = la.playout_wins(d, state, r1, moves)
+    finalists = [moves[0]] + [moves[j] for j in sorted(range(1, len(moves)), key=lambda j: -won[j])[:2]]
+    return finalists, (budget - r1) * len(moves) // 3, r1 * len(moves)
+
+
 @pytest.mark.parametrize("z", [1.0, 0.0])
 def test_the_search_in_one_kernel_call_is_the_staged_procedure_it_documents(z):
     """best_move runs its whole search in one call of rollouts_nb.  It plays what the documented procedure
     gives when built from single stages (playout_wins): with more than three candidates a quarter of the budget
     on every candidate, then the rest on the default move and the two others that won most (ties to the
     earlier), judged on that stage alone; the best finalist if it beat the default by more than z paired
-    standard errors.  Each stage's seed is the decision's next random number, in both."""
+    standard errors.  Each stage's seed is the decision's next random number, in both.  (early=0: the whole
+    budget; the early stop has its own test below.)"""
     budget = 16
     staged = chosen = 0
-    for seed in range(14):
-        t = Table("official+seven_zero", "classic", 4, seed)
-        d = t.pause_at_play(1)
-        if d is None:
-            continue
-        la = Lookahead(rollouts=budget, z=z)
-        moves = la.moves_of(d, t.state())
-        if len(moves) == 1:
-            continue
+    for seed, t, d, la, moves in _decisions_to_search("official+seven_zero", range(14), rollouts=budget, z=z, early=0):
         d.rng.seed(seed)
         got = la.best_move(d, t.state())
         d.rng.seed(seed)
-        r2, finalists = budget, moves
-        if len(moves) > 3:
-            r1 = budget // 4
-            _, won, _ = la.playout_wins(d, t.state(), r1, moves)
-            finalists = [moves[0]] + [moves[j] for j in sorted(range(1, len(moves)), key=lambda j: -won[j])[:2]]
-            r2 = (budget - r1) * len(moves) // 3
-            staged += 1
+        finalists, r2, _ = _finalists_stage(la, d, t.state(), budget, moves)
+        staged += len(moves) > 3
         _, won, differ = la.playout_wins(d, t.state(), r2, finalists)
         best = int(np.argmax(won))
         gain = (won[best] - won[0]) / r2
@@ -219,6 +235,56 @@ def test_the_search_in_one_kernel_call_is_the_staged_procedure_it_documents(z):
         assert got == want, (seed, moves, got, want)
         chosen += got != moves[0]
     assert staged >= 5 and chosen >= 2, (staged, chosen)
+
+
+def _settled(won, differ, m, r2, early):
+    """No finalist but the default (index 0) is likely to pass the gate (z=1) at the end of a stage of r2: its
+    final gain, predicted as normal around its gain after m samples with sd(a sample's difference) x
+    sqrt((r2 - m) / (m r2)), is above the gate with a chance under ``early``."""
+    k = NormalDist().inv_cdf(1 - early)
+    spread = ((r2 - m) / (m * r2)) ** 0.5
+    for j in range(1, len(won)):
+        gain = (won[j] - won[0]) / m
+        sd = max(differ[j] / m - gain * gain, 0.0) ** 0.5
+        if gain + k * spread * sd >= sd / (r2 - 1) ** 0.5:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("early", [0.05, 0.3])
+def test_the_search_stops_early_once_the_default_is_all_but_sure(early):
+    """With early > 0 (0.05 by default) the finalists' stage is played in blocks of max(r2 // 8, 8) samples and
+    stops after a block once no other finalist is likely to be played (its gain at the stage's end predicted
+    from the samples so far); the decision is then judged on the samples played, so the default is played.
+    Rebuilt here from single stages: the first k determinizations of a stage depend on its seed alone, so
+    playout_wins with k samples gives the counts after any block.  The kernel plays the same decision with the
+    same number of playouts, and it does stop early (the test is not vacuous)."""
+    budget = 64
+    stopped = searched = 0
+    for seed, t, d, la, moves in _decisions_to_search("official", range(12), rollouts=budget, early=early):
+        d.rng.seed(seed)
+        before = COUNTERS.playouts
+        got = la.best_move(d, t.state())
+        playouts = COUNTERS.playouts - before
+        d.rng.seed(seed)
+        finalists, r2, want_playouts = _finalists_stage(la, d, t.state(), budget, moves)
+        stage = d.rng.getstate()
+        done = 0
+        while done < r2:
+            done = min(done + max(r2 // 8, 8), r2)
+            d.rng.setstate(stage)
+            _, won, differ = la.playout_wins(d, t.state(), done, finalists)
+            if done < r2 and _settled(won, differ, done, r2, early):
+                break
+        want_playouts += done * len(finalists)
+        best = int(np.argmax(won))
+        gain = (won[best] - won[0]) / done
+        sd = (max(differ[best] / done - gain * gain, 0.0) / (done - 1)) ** 0.5
+        want = finalists[best] if gain > 0 and gain > sd else finalists[0]
+        assert (got, playouts) == (want, want_playouts), (seed, moves, got, want)
+        searched += 1
+        stopped += done < r2
+    assert searched >= 6 and stopped >= 2, (searched, stopped)
 
 
 @pytest.mark.parametrize("rules", ["official", "official+seven_zero"])
