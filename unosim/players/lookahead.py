@@ -371,10 +371,8 @@ def _settled_nb(wins, rows, m, z, r2, early_k):
     above ``z`` standard errors of their paired difference, and above zero).  A finalist's final gain is
     predicted as normal, centred on its gain so far, with sd(a determinization's difference) x
     sqrt((r2 - m) / (m r2)) (the luck of the determinizations to come and the uncertainty of its true gain); it
-    is unlikely when its upper ``early_k`` quantile is below the gate.  Never with a negative ``early_k`` (the
-    whole budget is played)."""
-    if early_k < 0:
-        return False
+    is unlikely when its upper ``early_k`` quantile is below the gate.  Asked only between blocks (_block_nb plays a
+    stage in one block where it may not stop early)."""
     spread = ((r2 - m) / (m * r2)) ** 0.5
     for j in rows[1:]:
         gain = (wins[0, j] - wins[0, rows[0]]) / m
