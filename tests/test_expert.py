@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from unosim import simulate
 from unosim.core import enums as E
-from unosim.core.heuristics_nb import chance_cannot_follow
+from unosim.core.heuristics_nb import chance_cannot_follow, unseen_tally
 from unosim.players.external import PythonPolicy
 from unosim.running.scenario import play
 
@@ -148,8 +148,11 @@ def test_chance_cannot_follow_is_the_hypergeometric_chance_over_the_unseen_cards
     deck = {(E.RED, 5): 2, (E.RED, 3): 2, (E.BLUE, 5): 2, (E.BLUE, 1): 6, (E.GREEN, 2): 10, (E.BLACK, E.WILD): 4}
     hand, played = {(E.RED, 5): 1}, {(E.BLUE, 1): 2}
     unseen, follow = 1 + 2 + 2 + 4 + 10 + 4, 1 + 2 + 2 + 4
-    got = chance_cannot_follow(_obs_with(deck, hand, played, 4), E.RED, 5, 1)
-    assert got == pytest.approx(comb(unseen - follow, 4) / comb(unseen, 4))
-    got = chance_cannot_follow(_obs_with(deck, hand, played, 4, void=True), E.RED, 5, 1)
-    assert got == pytest.approx(comb(unseen - follow, 4) / comb(unseen - 3, 4))  # 3 red cards unseen
-    assert chance_cannot_follow(_obs_with(deck, hand, played, 15), E.RED, 5, 1) == 0.0  # more cards than non-followers
+
+    def chance(next_len, void=False):
+        obs = _obs_with(deck, hand, played, next_len, void)
+        return chance_cannot_follow(obs, E.RED, 5, 1, unseen_tally(obs))
+
+    assert chance(4) == pytest.approx(comb(unseen - follow, 4) / comb(unseen, 4))
+    assert chance(4, void=True) == pytest.approx(comb(unseen - follow, 4) / comb(unseen - 3, 4))  # 3 red unseen
+    assert chance(15) == 0.0  # more cards than non-followers

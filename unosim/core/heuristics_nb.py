@@ -327,23 +327,51 @@ def takes_turn(obs, r):
     return r == SKIP or r == SKIP_ALL or _DRAW_N[r] > 0 or (r == REVERSE and obs[OBS_N_ACTIVE] == 2)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _unseen_of(obs, k):
+    """How many cards of kind k the deciding seat cannot see: the deck's less the discard pile's and its
+    own hand's (none where those say more)."""
+    return max(obs[OBS_DECK + k] - obs[OBS_PLAYED + k] - obs[OBS_HAND + k], 0)
+
+
 @njit(cache=True, _nrt=False)
-def chance_cannot_follow(obs, col, r, nxt):
+def unseen_tally(obs):
+    """The cards the deciding seat cannot see, counted once for a decision: (all of them, those of each
+    colour, the black ones).  chance_cannot_follow reads it for each option."""
+    deck = obs[OBS_DECK:OBS_DECK + NKINDS]
+    played = obs[OBS_PLAYED:OBS_PLAYED + NKINDS]
+    hand = obs[OBS_HAND:OBS_HAND + NKINDS]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    black = 0
+    for r in range(NRANKS):  # the same sums as _unseen_of's, in one loop the compiler keeps in registers
+        c0 += max(deck[r] - played[r] - hand[r], 0)
+        c1 += max(deck[NRANKS + r] - played[NRANKS + r] - hand[NRANKS + r], 0)
+        c2 += max(deck[2 * NRANKS + r] - played[2 * NRANKS + r] - hand[2 * NRANKS + r], 0)
+        c3 += max(deck[3 * NRANKS + r] - played[3 * NRANKS + r] - hand[3 * NRANKS + r], 0)
+        black += max(deck[BLACK * NRANKS + r] - played[BLACK * NRANKS + r] - hand[BLACK * NRANKS + r], 0)
+    return c0 + c1 + c2 + c3 + black, (c0, c1, c2, c3), black
+
+
+@njit(cache=True, _nrt=False)
+def chance_cannot_follow(obs, col, r, nxt, tally):
     """The chance that seat ``nxt`` holds nothing that follows a coloured card of colour ``col`` and rank
     ``r`` (a card of that colour or rank, or a black card), its hand taken at random from the cards the
-    deciding seat cannot see (the deck less the discard pile and its own hand) less the colour it showed
-    it lacks."""
-    void = seat_void(obs, nxt, col)
-    unseen = 0
-    follow = 0
-    for k in range(NKINDS):
-        u = obs[OBS_DECK + k] - obs[OBS_PLAYED + k] - obs[OBS_HAND + k]
-        c = k // NRANKS
-        if u <= 0 or (void and c == col):
-            continue
-        unseen += u
-        if c == col or k % NRANKS == r or c == BLACK:
-            follow += u
+    deciding seat cannot see (the deck less the discard pile and its own hand; ``tally``: unseen_tally)
+    less the colour it showed it lacks."""
+    total, by_color, black = tally
+    same_color = by_color[col]
+    same_rank = 0  # the unseen coloured cards of rank r in the other colours
+    for c in range(NCOLORS):
+        if c != col:
+            same_rank += _unseen_of(obs, c * NRANKS + r)
+    unseen = total
+    follow = same_color + black + same_rank
+    if seat_void(obs, nxt, col):
+        unseen -= same_color
+        follow -= same_color
     p = 1.0
     for i in range(obs[OBS_HLEN + nxt]):
         if unseen - follow - i <= 0:
@@ -353,8 +381,9 @@ def chance_cannot_follow(obs, col, r, nxt):
 
 
 @njit(cache=True, _nrt=False)
-def expert_play_score(obs, k, nxt, params):
-    """The score of legal option k at a play decision (the highest is played); params as expert_nb's."""
+def expert_play_score(obs, k, nxt, params, tally):
+    """The score of legal option k at a play decision (the highest is played); params as expert_nb's,
+    ``tally`` the decision's unseen_tally."""
     v = opt_value(obs, k)
     col = v // NRANKS
     r = v % NRANKS
@@ -389,7 +418,7 @@ def expert_play_score(obs, k, nxt, params):
     elif free_turn:
         sc += params[9]
     if not free_turn:
-        sc += params[6] * chance_cannot_follow(obs, col, r, nxt)
+        sc += params[6] * chance_cannot_follow(obs, col, r, nxt, tally)
     return sc
 
 
@@ -410,8 +439,9 @@ def expert_nb(kind, obs, params, rng):
     if kind == D_PLAY:
         best = -1
         bs = -1e300
+        tally = unseen_tally(obs)
         for k in range(obs[OBS_NLEGAL]):
-            sc = expert_play_score(obs, k, nxt, params)
+            sc = expert_play_score(obs, k, nxt, params, tally)
             if sc > bs:
                 bs = sc
                 best = k
