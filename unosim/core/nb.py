@@ -151,6 +151,10 @@ _DRAW_N[DANCING_WILD] = 3  # UNO BTS: the target dances (p_dance) or draws 3
 _BLACK_RANK = np.zeros(NRANKS, np.bool_)
 for _r in (WILD, WD4, WILD_DRAW2, WILD_DRAW_COLOR, HOWLER, INVIS_WILD, DANCING_WILD):
     _BLACK_RANK[_r] = True
+# _void_bits: 1 where a seat's void record's rank field (1 + rank; 0 none) names a coloured rank
+_RANK_VOID_OK = np.zeros(32, np.int64)
+for _r in range(NRANKS):
+    _RANK_VOID_OK[_r + 1] = 0 if _BLACK_RANK[_r] else 1
 # restricted wild draws: legal only without a card of the current colour; challengeable
 _IS_WDRAW = np.zeros(NRANKS, np.bool_)
 _IS_WDRAW[WD4] = True
@@ -450,19 +454,19 @@ def _swap_voids(st, a, b):
     st[ST_VOID + b] = t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _void_bits(st, n, side, active):
     """The public voids of every seat in the round as OBS_VOIDS and OBS_RANK_VOIDS pack them: (colours,
-    ranks); a coloured rank only (a draw on a wild's colour shows nothing of ranks)."""
+    ranks); a coloured rank only (a draw on a wild's colour shows nothing of ranks).  Without a branch on
+    what is known (a seat's record is a coin flip to the branch predictor): a seat's bits are masked out."""
     colours = np.int64(0)
     ranks = np.int64(0)
     for s in range(n):
-        rec = st[ST_VOID + s]
-        if active[s] != 0 and rec > 0 and ((rec - 1) >> 4) & 1 == side:
-            colours |= np.int64((rec - 1) & 15) << (4 * s)
-            rv = ((rec - 1) >> 5) & 31
-            if rv > 0 and not _BLACK_RANK[rv - 1]:
-                ranks |= np.int64(rv) << (5 * s)
+        rec = st[ST_VOID + s] - 1  # -1: nothing known
+        keep = -np.int64((rec >= 0) & (active[s] != 0) & (((rec >> 4) & 1) == side))
+        colours |= ((rec & 15) << (4 * s)) & keep
+        rv = (rec >> 5) & 31
+        ranks |= ((rv * _RANK_VOID_OK[rv]) << (5 * s)) & keep
     return colours, ranks
 
 
