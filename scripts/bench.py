@@ -330,6 +330,12 @@ def main() -> None:
                  "rounds_per_s": r, "ratio_to_greedy": ratio})
     print(f"{'official':<{RULES_W}} {4:>7} {'user+3 greedy':<8} {1:>2} {r:>12,.0f}  ({ratio:.2f}x greedy; "
           f"the user seat: greedy_numba of {USER_POLICY.relative_to(ROOT)})", flush=True)
+    # the built-in heuristics read the observation the engine builds for them at each decision: four of the
+    # strongest (expert), as a ratio to four greedy timed beside them
+    r, _, ratio = rate("official", 4, "expert", args.games, 1, against=dict(players=4, policies="greedy", threads=1))
+    rows.append({"rules": "official", "players": 4, "policy": "expert", "threads": 1, "rounds_per_s": r,
+                 "ratio_to_greedy": ratio})
+    print(f"{'official':<{RULES_W}} {4:>7} {'expert':<8} {1:>7} {r:>12,.0f}  ({ratio:.2f}x greedy)", flush=True)
     # other rules and decks, as a ratio to official (4 players, random, one thread) timed beside each
     for rules, deck in other_rules_and_decks():
         r, _, ratio = rate(rules, 4, "random", args.games, 1, deck,
