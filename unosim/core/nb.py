@@ -1090,6 +1090,13 @@ def _greedy_key(col, rk, pts):
     return np.int64((greedy_order_nb(col, rk, pts) + 2) * 8 + col)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _key_row(cmask, side):
+    """The row of ``cmask`` that holds greedy's keys of side ``side``'s faces (rows S .. 2S-1, below the masks
+    of the S sides)."""
+    return (cmask.shape[0] >> 1) + side
+
+
 @njit(cache=True, _nrt=False)
 def card_masks_nb(fcol, frank, fpts, cmask, first_side):
     """Fill cmask[side, c] and greedy's keys cmask[S + side, c] (S sides) from the deck's face tables for the
@@ -1104,7 +1111,7 @@ def card_masks_nb(fcol, frank, fpts, cmask, first_side):
                 cmask[side, c] = CM_BLACK | (CM_WDRAW if _IS_WDRAW[rk] else 0)
             else:
                 cmask[side, c] = (one << col) | (one << (CM_RANK0 + rk))
-            cmask[ns + side, c] = _greedy_key(col, rk, fpts[side, c])
+            cmask[_key_row(cmask, side), c] = _greedy_key(col, rk, fpts[side, c])
 
 
 @njit(cache=True)
@@ -2702,7 +2709,7 @@ def _greedy_play(p, nleg, cur, side, obs, hand, cmask):
     best = -1
     bkey = -1
     # unsigned indices: a hand index and a card id are never negative, so no wrap-around code in the loop
-    row = np.uint64((cmask.shape[0] >> 1) + side)
+    row = np.uint64(_key_row(cmask, side))
     up = np.uint64(p)
     for k in range(nleg):
         w = cmask[row, np.uint64(hand[up, np.uint64(obs[np.uint64(OBS_OPT + OPT_STRIDE * k + 1)])])]
@@ -3318,8 +3325,8 @@ assert CM_RANK0 + NRANKS <= 33, "a card mask fits below _PK_IDX"
 def pairing_space_nb(paired, fcol, frank, fpts, cmask, pol):
     """What pair_game_nb pairs a deck's faces with (empty where the deck is not paired per game): the dark faces
     packed (a word a card, from side 1 of the deck's tables and of their card masks ``cmask``), their greedy
-    keys (cmask[3]; none where no seat of the line-up ``pol`` plays greedy, which alone reads them), a word a
-    card to shuffle them in, and the draws of PAIR_LANES games (PAIR_LANES x ncards)."""
+    keys (side 1's row of greedy's keys, _key_row; none where no seat of the line-up ``pol`` plays greedy, which
+    alone reads them), a word a card to shuffle them in, and the draws of PAIR_LANES games (PAIR_LANES x ncards)."""
     nc = fcol.shape[1] if paired else 0
     if nc > 128:
         raise ValueError("a deck paired per game has at most 128 cards (the index field of a packed dark face)")
@@ -3328,8 +3335,9 @@ def pairing_space_nb(paired, fcol, frank, fpts, cmask, pol):
     for c in range(nc):
         dark[c] = (cmask[1, c] | (np.int64(c) << _PK_IDX) | (np.int64(fcol[1, c]) << _PK_COL) |
                    (np.int64(frank[1, c]) << _PK_RANK) | (np.int64(fpts[1, c]) << _PK_PTS))
+    key_row = _key_row(cmask, 1)
     for c in range(keys.shape[0]):
-        keys[c] = cmask[3, c]
+        keys[c] = cmask[key_row, c]
     return dark, keys, np.zeros(nc, np.int64), np.zeros((PAIR_LANES, nc), np.int64)
 
 
@@ -3390,8 +3398,9 @@ def pair_game_nb(g, gi, seed, space, gcol, grank, gpts, cmask):
         gcol[1, c] = (w >> _PK_COL) & 15
         grank[1, c] = (w >> _PK_RANK) & 63
         gpts[1, c] = w >> _PK_PTS
-    for c in range(keys.shape[0]):  # greedy's keys of side 1 (a paired deck has two sides), where it plays
-        cmask[3, c] = keys[np.uint64((work[c] >> _PK_IDX) & 127)]
+    key_row = _key_row(cmask, 1)
+    for c in range(keys.shape[0]):  # greedy's keys of side 1, where it plays
+        cmask[key_row, c] = keys[np.uint64((work[c] >> _PK_IDX) & 127)]
 
 
 @njit(cache=True)
