@@ -2888,6 +2888,18 @@ def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _count_kinds(obs, base, s, side, hand, hlen, fcol, frank):
+    """Add seat s's cards, by their kind on side ``side``, to the counts at obs[base:] (unsigned indices: no
+    negative-index wrap-around code in the loop)."""
+    us = np.uint64(s)
+    uside = np.uint64(side)
+    ubase = np.uint64(base)
+    for i in range(hlen[s]):
+        c = np.uint64(hand[us, np.uint64(i)])
+        obs[ubase + np.uint64(fcol[uside, c] * NRANKS + frank[uside, c])] += 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
     """Everything seat p may see for this decision (and only that) into obs; see unosim.players.policy_api."""
     pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
@@ -2913,8 +2925,7 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
     obs[OBS_VOIDS], obs[OBS_RANK_VOIDS] = _void_bits(st, n, side, active)
     for k in range(NKINDS):
         obs[OBS_HAND + k] = 0
-    for i in range(hlen[p]):
-        obs[OBS_HAND + _kind_of(hand[p, i], side, fcol, frank)] += 1
+    _count_kinds(obs, OBS_HAND, p, side, hand, hlen, fcol, frank)
     if obs[OBS_CNT_EPOCH] != st[ST_RESHUF] or obs[OBS_CNT_SIDE] != side:
         _count_discard_nb(obs, side, disc, st, fcol, frank)
     if obs[OBS_DECK_SIDE] != side:
@@ -2933,15 +2944,18 @@ def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
             for k in range(NKINDS):
                 obs[b + k] = 0
             if s != p and active[s] != 0:
-                for i in range(hlen[s]):
-                    obs[b + _kind_of(hand[s, i], 1 - side, fcol, frank)] += 1
+                _count_kinds(obs, b, s, 1 - side, hand, hlen, fcol, frank)
     # the options' values and infos the kernel does not need itself
     if kind == D_PLAY or kind == D_JUMP_IN or kind == D_GIVE_CARD or kind == D_RESPOND:
-        for k in range(nopt):
-            c = hand[p, _opt_index(obs, k)]
-            obs[OBS_OPT + OPT_STRIDE * k] = _kind_of(c, side, fcol, frank)
-            if kind != D_RESPOND:
-                obs[OBS_OPT + OPT_STRIDE * k + 2] = fpts[side, c]
+        up = np.uint64(p)
+        uside = np.uint64(side)
+        points = kind != D_RESPOND
+        for k in range(nopt):  # unsigned indices, as in _count_kinds
+            o = np.uint64(OBS_OPT + OPT_STRIDE * k)
+            c = np.uint64(hand[up, np.uint64(obs[o + np.uint64(1)])])
+            obs[o] = fcol[uside, c] * NRANKS + frank[uside, c]
+            if points:
+                obs[o + np.uint64(2)] = fpts[uside, c]
     elif kind == D_COLOR:
         for k in range(NCOLORS):
             obs[OBS_OPT + OPT_STRIDE * k] = k
