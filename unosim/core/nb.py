@@ -2889,8 +2889,9 @@ def _pub(obs, turns, d, pend_kind, pend_n, pend_from, prev_color):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _count_kinds(obs, base, s, side, hand, hlen, fcol, frank):
-    """Add seat s's cards, by their kind on side ``side``, to the counts at obs[base:] (unsigned indices: no
-    negative-index wrap-around code in the loop)."""
+    """Add seat s's cards, by their kind on side ``side`` (_kind_of's), to the counts at obs[base:] (unsigned
+    indices: no negative-index wrap-around code in the loop; _kind_of with unsigned indices of its own measured
+    about 2% slower here)."""
     us = np.uint64(s)
     uside = np.uint64(side)
     ubase = np.uint64(base)
