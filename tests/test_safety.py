@@ -529,10 +529,18 @@ with WriteBehind(slow_write) as behind:
 """
 
 
-def test_a_second_ctrl_c_still_writes_the_finished_batches_handed_to_the_writers(tmp_path):
+def _ctrl_c_child(script: str, *args: str) -> subprocess.Popen:
+    """Python running ``script``, with the default Ctrl-C handling even where this process was started with SIGINT
+    ignored (a background job: an ignored SIGINT is inherited, and Python then installs no KeyboardInterrupt
+    handler, so the child would never see the Ctrl-C these tests send)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    p = subprocess.Popen([sys.executable, "-c", WRITES_BEHIND, str(tmp_path)], env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-c", script, *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def test_a_second_ctrl_c_still_writes_the_finished_batches_handed_to_the_writers(tmp_path):
+    p = _ctrl_c_child(WRITES_BEHIND, str(tmp_path))
     assert p.stdout.readline().strip() == "ready"
     time.sleep(0.3)
     p.send_signal(signal.SIGINT)
@@ -548,9 +556,7 @@ def test_a_second_ctrl_c_still_writes_the_finished_batches_handed_to_the_writers
 
 
 def test_a_second_ctrl_c_ends_at_once_naming_the_abandoned_batches():
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    p = subprocess.Popen([sys.executable, "-c", NEVER_ENDS], env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p = _ctrl_c_child(NEVER_ENDS)
     assert p.stdout.readline().strip() == "ready"
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
