@@ -349,10 +349,17 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0
     for j in rows:
         if wins[0, j] > wins[0, best]:
             best = j
-    gain = (wins[0, best] - wins[0, 0]) / r2
-    var = max(wins[1, best] / r2 - gain * gain, 0.0) / max(r2 - 1, 1)
-    answer[0] = best if gain > 0 and gain > z * var ** 0.5 else 0
+    gain, var = _paired_gain(wins, best, r2)
+    answer[0] = best if gain > 0 and gain > z * (var / max(r2 - 1, 1)) ** 0.5 else 0
     return first + got
+
+
+@njit(cache=True, nogil=True)
+def _paired_gain(wins, j, m):
+    """Candidate j's gain over the default (candidate 0) after m determinizations of a stage (wins: _stage_nb's
+    counts), and the variance of one determinization's difference: (mean gain, variance)."""
+    gain = (wins[0, j] - wins[0, 0]) / m
+    return gain, max(wins[1, j] / m - gain * gain, 0.0)
 
 
 @njit(cache=True, nogil=True)
@@ -375,8 +382,8 @@ def _settled_nb(wins, rows, m, z, r2, early_k):
     stage in one block where it may not stop early)."""
     spread = ((r2 - m) / (m * r2)) ** 0.5
     for j in rows[1:]:
-        gain = (wins[0, j] - wins[0, rows[0]]) / m
-        sd = max(wins[1, j] / m - gain * gain, 0.0) ** 0.5
+        gain, var = _paired_gain(wins, j, m)
+        sd = var ** 0.5
         if gain + early_k * spread * sd >= z * sd / max(r2 - 1, 1) ** 0.5:
             return False
     return True
