@@ -1469,7 +1469,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
             # (_jump_ahead)
             if not jump_ahead or col == BLACK or (swaps and rk <= 9 and _swap_card(rk, R)):
                 return p, d, cur, turns, play_i, c, attacked
-            jumper, jump_i = _jump_ahead(n, p, c, d, fflags, hand, hlen, fcol, frank, pol, active, st, rng, RD)
+            jumper, jump_i = _jump_ahead(n, p, col, rk, d, fflags, hand, hlen, cmask, pol, active, st, rng, RD)
             if jumper == -2:
                 return p, d, cur, turns, play_i, c, attacked
         turns += 1
@@ -1767,13 +1767,25 @@ def _jump_race(n, top_col, top_rank, p, d, last_actor, attacked, cur, side, lg, 
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _twins(q, col, rk, side, hand, hlen, fcol, frank):
-    """How many cards of exactly (col, rk) seat q holds."""
+def _twins(q, cm, side, hand, hlen, cmask):
+    """How many cards seat q holds whose card mask on side ``side`` is ``cm``: of exactly one coloured card's
+    colour and rank (a coloured card's mask is its colour's bit and its rank's, card_masks_nb), read with one
+    load a card and unsigned indices."""
+    us = np.uint64(q)
+    uside = np.uint64(side)
     m = 0
     for i in range(hlen[q]):
-        c = hand[q, i]
-        m += np.int64(frank[side, c] == rk and fcol[side, c] == col)
+        m += np.int64(cmask[uside, np.uint64(hand[us, np.uint64(i)])] == cm)
     return m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _find_twin(q, cm, side, hand, hlen, cmask):
+    """The first index in seat q's hand of a card whose card mask on side ``side`` is ``cm`` (_twins), or -1."""
+    for i in range(hlen[q]):
+        if cmask[side, hand[q, i]] == cm:
+            return i
+    return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1788,9 +1800,9 @@ def _builtin_jump(pid, m, rng):
 
 
 @njit(cache=True, _nrt=False)
-def _jump_ahead(n, actor, c, d, fflags, hand, hlen, fcol, frank, pol, active, st, rng, RD):
-    """Who jumps in on card ``c`` (coloured, swapping nothing) that the fast turns are about to lay for ``actor``
-    while every seat is ``random`` or ``greedy`` and nobody observes.  The big loop draws no random number
+def _jump_ahead(n, actor, col, rk, d, fflags, hand, hlen, cmask, pol, active, st, rng, RD):
+    """Who jumps in on a card of colour ``col`` and rank ``rk`` (coloured, swapping nothing) that the fast turns
+    are about to lay for ``actor`` while every seat is ``random`` or ``greedy`` and nobody observes.  The big loop draws no random number
     between such a card's play decision and the jump-in window (and the fast turns never play the turn that
     reaches the cap, after which no window opens), so the window's race (_jump_race) is run here with the
     built-ins' answers (_builtin_jump), on the seat and direction the card's effect leaves (_card_effect: the
@@ -1806,8 +1818,7 @@ def _jump_ahead(n, actor, c, d, fflags, hand, hlen, fcol, frank, pol, active, st
     jumper.  It takes only the arrays it reads (a call with the round's arrays costs about 2 ns an
     argument)."""
     side = st[ST_SIDE]
-    col = fcol[side, c]
-    rk = frank[side, c]
+    cm = (np.int64(1) << col) | (np.int64(1) << (CM_RANK0 + rk))  # the card's mask (card_masks_nb)
     attacked = False
     if rk == SKIP or _DRAW_N[rk] > 0 or (rk == REVERSE and (fflags & FAST_REV_SKIPS) != 0):
         attacked = st[ST_NO_RESPONSE] == 0
@@ -1825,7 +1836,7 @@ def _jump_ahead(n, actor, c, d, fflags, hand, hlen, fcol, frank, pol, active, st
     q = p
     for _ in range(st[ST_N_ACTIVE]):
         if q != actor and q != p:
-            m = _twins(q, col, rk, side, hand, hlen, fcol, frank)
+            m = _twins(q, cm, side, hand, hlen, cmask)
             if m > 0 and _builtin_jump(pol[q], m, rng) >= 0:
                 seats |= q << (4 * cnt)
                 cnt += 1
@@ -1837,9 +1848,9 @@ def _jump_ahead(n, actor, c, d, fflags, hand, hlen, fcol, frank, pol, active, st
         j = (seats >> (4 * k)) & 15
         if rk <= 9 and st[ST_HELD + col * NRANKS + rk] == 2 and hlen[j] - 1 >= min_left:
             # the last twin (the one other than the actor's): the jumper holds one, its only option
-            return j, _find_kind(j, col * NRANKS + rk, side, hand, hlen, fcol, frank)
+            return j, _find_twin(j, cm, side, hand, hlen, cmask)
     elif attacked and p != actor:
-        m = _twins(p, col, rk, side, hand, hlen, fcol, frank)
+        m = _twins(p, cm, side, hand, hlen, cmask)
         jumps = m > 0 and _builtin_jump(pol[p], m, rng) >= 0
     if jumps:
         rng[0] = z
