@@ -783,6 +783,18 @@ def test_wd4_challenge_guilty(case: str) -> None:
     assert g.res["challenges"] == 1
 
 
+def test_wd4_taken_back_uncovers_the_card_before_it() -> None:
+    """returns_to_hand (docs/rules.md 1.10): the previous top card and its colour become current again, so the
+    challenger may follow that card's symbol in another colour (here a green Skip on the red Skip), as a plain
+    turn on it would allow.  The full loop once judged that turn against the Wild Draw Four it had read before
+    the challenge (only the colour then matched), while the fast turns read the uncovered card."""
+    g = skip_start([["wd4", "r1"], ["gskip", "g5"], ["g7", "g8"]],
+                   rules="official+wd4_challenge(guilty_card=returns_to_hand)+set(turn_cap=2)", pile=PILE,
+                   script=["wd4", "green", "challenge", "gskip"], end="turn_cap")
+    assert trace(g)[:5] == ["skipped 2", "play 0 wd4", "challenge 1 guilty", "penalty 0 4", "play 1 gskip"]
+    assert ab(g.discard[-1]) == "gskip" and ab(g.discard[-2]) == "rskip" and g.color == "green"
+
+
 def test_wd4_challenge_guilty_offender_skips() -> None:
     g = skip_start([["wd4", "r1"], ["g5", "g6"], ["g7", "g8"]],
                    rules="official+wd4_challenge(guilty_offender_skips=true)", pile=PILE,

@@ -41,7 +41,18 @@ __version__ = "0.1.0"
 #    without them, so `simulate` and `unosim.play` disagreed.  What changes: rounds with jump-in (or Speed
 #    Uno's exact match) and reverse_bounce where a bounce was jumped on (198 of 20,000 `everything` rounds of
 #    4 random players, 192 of greedy ones); 8 of scripts/record_hashes.py's configurations (all `everything`).
-ENGINE_VERSION = 6
+# 7: after a guilty Wild Draw Four taken back (wd4_challenge_guilty_card=returns_to_hand) the challenger's turn
+#    follows the card it uncovered, colour and symbol (docs/rules.md 1.10: the previous top card and its colour
+#    become current again).  The full turn loop judged that turn against the Wild Draw Four it had read before
+#    the challenge (only the reverted colour matched); the fast turns read the uncovered card, so `simulate` and
+#    `unosim.play` disagreed.  What changes: rounds under returns_to_hand whose challenger's turn the full loop
+#    plays: rules that keep every turn there (skip_extra_turn, reverse_single_turn, turn penalties, double
+#    play, speed_no_wd4_out, Speed Uno's draw without skip), seats in plain Python (lookahead too) or scripted,
+#    and `unosim.play` (1,813 of 20,000 rounds of official+wd4_challenge(guilty_card=returns_to_hand)+
+#    skip_extra_turn, 4 random(bluff=0.3,challenge=0.5) seats); none of scripts/record_hashes.py's
+#    configurations (216 of 216 identical), nor simulate's rounds of built-in or numba seats where the fast
+#    turns run.
+ENGINE_VERSION = 7
 
 # Rounds (or matches) a run plays when the caller names no count: `unosim simulate`, `simulate()` and
 # `compare` alike.  At 100,000 rounds a 4-player seat's win rate has a 95% interval of about +-0.27

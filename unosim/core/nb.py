@@ -2626,6 +2626,10 @@ def play_round_nb(n, dealer, first, order, g):
                 continue
             if rw == RW_PLAY:
                 actor = st[ST_P]
+            else:
+                # the victim's own turn: a guilty Wild Draw Four taken back (challenge_guilty_card
+                # returns_to_hand) has uncovered the card before it, whose colour and symbol are current again
+                top = disc[st[ST_DISC_N] - 1]
         if actor < 0 and fast and not resume and st[ST_SKIP_NEXT] == 0 and st[ST_REVERT_DIR] == 0 \
                 and st[ST_COLOR_TURN] == 0 and _fast_seat(pol[st[ST_P]]):
             rev_skips = R[R_REV_AS_SKIP] != 0 and st[ST_N_ACTIVE] == 2 \
