@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from unosim.core import enums as E
+from unosim.ruleset.decks import card_name, get_deck
 from unosim.ruleset.rules import OPTIONS, RuleError, RuleSet, parse_rules
 from unosim.running.scenario import Game, parse_kind, play
 
@@ -783,16 +784,42 @@ def test_wd4_challenge_guilty(case: str) -> None:
     assert g.res["challenges"] == 1
 
 
-def test_wd4_taken_back_uncovers_the_card_before_it() -> None:
-    """returns_to_hand (docs/rules.md 1.10): the previous top card and its colour become current again, so the
-    challenger may follow that card's symbol in another colour (here a green Skip on the red Skip), as a plain
-    turn on it would allow.  The full loop once judged that turn against the Wild Draw Four it had read before
-    the challenge (only the colour then matched), while the fast turns read the uncovered card."""
+@pytest.mark.parametrize("guilty_card", ["returns_to_hand", "void"])
+def test_a_guilty_wd4_taken_back_or_void_uncovers_the_card_before_it(guilty_card: str) -> None:
+    """returns_to_hand and void (docs/rules.md 1.10): the previous top card and its colour become current again
+    (void: play goes on as if the Wild Draw Four had not been played; it lies beneath that card), so the
+    challenger may follow that card's symbol in another colour (here a green Skip on the red Skip).  The full
+    loop once judged that turn against the Wild Draw Four it had read before the challenge (only the colour then
+    matched), while the fast turns read the uncovered card."""
     g = skip_start([["wd4", "r1"], ["gskip", "g5"], ["g7", "g8"]],
-                   rules="official+wd4_challenge(guilty_card=returns_to_hand)+set(turn_cap=2)", pile=PILE,
+                   rules=f"official+wd4_challenge(guilty_card={guilty_card})+set(turn_cap=2)", pile=PILE,
                    script=["wd4", "green", "challenge", "gskip"], end="turn_cap")
     assert trace(g)[:5] == ["skipped 2", "play 0 wd4", "challenge 1 guilty", "penalty 0 4", "play 1 gskip"]
-    assert ab(g.discard[-1]) == "gskip" and ab(g.discard[-2]) == "rskip" and g.color == "green"
+    assert [ab(c) for c in g.discard[-2:]] == ["rskip", "gskip"] and g.color == "green"
+    assert [ab(c) for c in g.discard[:-2]] == (["wd4"] if guilty_card == "void" else [])
+    assert ("wd4" in hand(g, 0)) == (guilty_card == "returns_to_hand")
+
+
+@pytest.mark.parametrize("guilty_card", ["returns_to_hand", "void"])
+def test_a_guilty_penalty_that_reshuffles_keeps_the_uncovered_card_on_top(guilty_card: str) -> None:
+    """The offender takes its card back (or it goes beneath the card before it) before it draws the penalty
+    (002:271: it takes its card back, then draws four).  Here the pile holds two cards, so the draw reshuffles
+    the discard pile: the card before the Wild Draw Four stays on top.  Drawing first once reshuffled that card
+    away and then took the Wild Draw Four back from a discard pile of one card, leaving it empty (the next turn
+    read whatever the array held past it: rounds that differed from run to run)."""
+    deck = get_deck("classic")
+    rest = sorted(ab(card_name(deck, c)) for c in range(deck.size))
+    for used in ["rskip", "wd4", "r1", "gskip", "g5", "y1", "y2"]:
+        rest.remove(used)
+    g = skip_start([["wd4", "r1"], ["gskip", "g5"], rest],
+                   rules=f"official+wd4_challenge(guilty_card={guilty_card})+set(turn_cap=2)", pile=["y1", "y2"],
+                   script=["wd4", "green", "challenge", "gskip"], end="turn_cap")
+    # taken back, it is in the offender's hand; void, it lies beneath the Skip, so the reshuffle takes it and the
+    # offender draws it with the penalty
+    drawn = ["penalty 0 2"] if guilty_card == "returns_to_hand" else ["reshuffle -1", "penalty 0 3"]
+    assert trace(g) == ["skipped 2", "play 0 wd4", "challenge 1 guilty", *drawn, "play 1 gskip", "cap 2"]
+    assert [ab(c) for c in g.discard] == ["rskip", "gskip"] and g.color == "green"
+    assert hand(g, 0) == cards("r1", "wd4", "y1", "y2") and g.pile == []
 
 
 def test_wd4_challenge_guilty_offender_skips() -> None:

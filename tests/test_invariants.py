@@ -273,8 +273,9 @@ FAST_RULES = [
     # a draw card laid on the turn that reaches the cap stays pending: its victim draws nothing
     "official+set(turn_cap=24)",
     "official+set(voluntary_draw=false)",
-    # a guilty Wild Draw Four taken back uncovers the card before it: the challenger's turn follows that card
+    # a guilty Wild Draw Four taken back or void uncovers the card before it: the challenger's turn follows that card
     "official+wd4_challenge(guilty_card=returns_to_hand)",
+    "official+wd4_challenge(guilty_card=void)",
     # answerable attacks: the fast turns keep an attack whose victim holds nothing that may answer it
     "stacking",
     "stacking+set(stack_mixed=true)",

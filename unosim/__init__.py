@@ -41,17 +41,18 @@ __version__ = "0.1.0"
 #    without them, so `simulate` and `unosim.play` disagreed.  What changes: rounds with jump-in (or Speed
 #    Uno's exact match) and reverse_bounce where a bounce was jumped on (198 of 20,000 `everything` rounds of
 #    4 random players, 192 of greedy ones); 8 of scripts/record_hashes.py's configurations (all `everything`).
-# 7: after a guilty Wild Draw Four taken back (wd4_challenge_guilty_card=returns_to_hand) the challenger's turn
-#    follows the card it uncovered, colour and symbol (docs/rules.md 1.10: the previous top card and its colour
-#    become current again).  The full turn loop judged that turn against the Wild Draw Four it had read before
-#    the challenge (only the reverted colour matched); the fast turns read the uncovered card, so `simulate` and
-#    `unosim.play` disagreed.  What changes: rounds under returns_to_hand whose challenger's turn the full loop
-#    plays: rules that keep every turn there (skip_extra_turn, reverse_single_turn, turn penalties, double
-#    play, speed_no_wd4_out, Speed Uno's draw without skip), seats in plain Python (lookahead too) or scripted,
-#    and `unosim.play` (1,813 of 20,000 rounds of official+wd4_challenge(guilty_card=returns_to_hand)+
-#    skip_extra_turn, 4 random(bluff=0.3,challenge=0.5) seats); none of scripts/record_hashes.py's
-#    configurations (216 of 216 identical), nor simulate's rounds of built-in or numba seats where the fast
-#    turns run.
+# 7: a guilty Wild Draw Four under wd4_challenge_guilty_card=returns_to_hand or void (docs/rules.md 1.10).
+#    (a) The card before it is current again, colour and symbol: the full turn loop judged the challenger's
+#    turn against the Wild Draw Four it had read before the challenge (only the reverted colour matched), while
+#    the fast turns read the uncovered card, so `simulate` and `unosim.play` disagreed; and void kept the Wild
+#    Draw Four on top (its symbol current), where play is to go on as if it had not been played: it now lies
+#    beneath the card before it.  (b) The offender takes its card back before it draws the penalty (002:271:
+#    it takes its card back, then draws four): drawing first could reshuffle the card before it away and then
+#    take the Wild Draw Four from a discard pile of one card, leaving it empty, after which the next turn read
+#    whatever the array held past it: rounds that differed from run to run.  What changes (20,000 rounds, 4
+#    random(bluff=0.3,challenge=0.5) seats, seed 7): returns_to_hand 4,342 rounds (the offender's hand order:
+#    the card first, then the penalty), with skip_extra_turn 4,815, void 1,477; none of scripts/
+#    record_hashes.py's configurations (216 of 216 identical).
 ENGINE_VERSION = 7
 
 # Rounds (or matches) a run plays when the caller names no count: `unosim simulate`, `simulate()` and

@@ -807,7 +807,7 @@ R_CHALLENGE = 9             # Wild Draw Four challenges
 R_BLUFF_OK = 10             # an illegal Wild Draw Four may be played as a bluff
 R_CH_GUILTY_DRAW = 11
 R_CH_INNOCENT_DRAW = 12
-R_CH_GUILTY_CARD = 13       # 0 stays, 1 back to the offender, 2 the colour reverts
+R_CH_GUILTY_CARD = 13       # 0 stays, 1 back to the offender, 2 void (beneath the card before it)
 R_CH_OFFENDER_SKIPS = 14
 R_CH_SUCCESS_PLAYS = 15     # a successful challenger then takes a normal turn
 R_CH_INNOCENT_SKIPS = 16
@@ -1907,7 +1907,8 @@ def _jump_in_window(n, top, g):
 def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
     """A challenged restricted wild draw (docs/rules.md 1.9-1.11, 2.9): the offender's hand is shown to the
     challenger.  Guilty: the offender draws the larger of the penalty and ``amount``, and per
-    challenge_guilty_card takes the card back or the colour reverts to ``prev_color``.  Innocent: the
+    challenge_guilty_card the card stays, goes back to the offender, or is void (it goes beneath the card before
+    it); in the last two the card before it is current again, and the colour reverts to ``prev_color``.  Innocent: the
     challenger draws ``amount`` and the extra.  Either way the attack is over.  Returns ``guilty``."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
@@ -1920,11 +1921,16 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
     g_draw, i_extra = _challenge_terms(kind, R[R_CH_GUILTY_DRAW], R[R_CH_INNOCENT_DRAW], R[R_WD2_GUILTY],
                                        R[R_WD2_INNOCENT], R[R_WDC_EXTRA])
     if guilty:
-        _penalty(offender, kind, max(g_draw, amount), st[ST_CUR], side, hand, hlen, fcol, frank, pile, disc, st, rng,
-                 log)
-        if R[R_CH_GUILTY_CARD] == 1:
-            # the Wild Draw Four goes back to the offender; the old top is current again
-            dn = st[ST_DISC_N] - 1
+        named = st[ST_CUR]  # the colour it named: a guilty Wild Draw Colour's offender draws until it
+        dn = st[ST_DISC_N] - 1  # the card's place; the card before it is at dn - 1, unless a reshuffle since
+        # (the offender caught without its UNO call drew) took it: then the card stays, its colour reverted
+        if R[R_CH_GUILTY_CARD] != 0:
+            st[ST_CUR] = prev_color
+        if dn == 0:
+            pass
+        elif R[R_CH_GUILTY_CARD] == 1:
+            # the card goes back to the offender, which then draws (002:271: it takes its card back, then draws
+            # four): the old top is current again, and stays on the discard pile should the draw reshuffle it
             if _observing(n, pol, st):
                 _count_play(obs, disc[dn], -1, side, st, fcol, frank)
             hand[offender, hlen[offender]] = disc[dn]
@@ -1934,9 +1940,13 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
             if _observing(n, pol, st):
                 obs[_seen_at(obs, fcol.shape[1]) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
             st[ST_DISC_N] = dn
-            st[ST_CUR] = prev_color
         elif R[R_CH_GUILTY_CARD] == 2:
-            st[ST_CUR] = prev_color
+            # void: play goes on as if it had not been played; it stays out of play, beneath the card before it,
+            # which is current again (colour and symbol)
+            wd = disc[dn]
+            disc[dn] = disc[dn - 1]
+            disc[dn - 1] = wd
+        _penalty(offender, kind, max(g_draw, amount), named, side, hand, hlen, fcol, frank, pile, disc, st, rng, log)
     else:
         _penalty(challenger, kind, amount + i_extra, st[ST_CUR], side, hand, hlen, fcol, frank, pile, disc, st, rng, log)
     st[ST_PEND_KIND] = -1
@@ -2627,8 +2637,8 @@ def play_round_nb(n, dealer, first, order, g):
             if rw == RW_PLAY:
                 actor = st[ST_P]
             else:
-                # the victim's own turn: a guilty Wild Draw Four taken back (challenge_guilty_card
-                # returns_to_hand) has uncovered the card before it, whose colour and symbol are current again
+                # the victim's own turn: a guilty Wild Draw Four taken back or void (challenge_guilty_card
+                # returns_to_hand, void) has uncovered the card before it, whose colour and symbol are current again
                 top = disc[st[ST_DISC_N] - 1]
         if actor < 0 and fast and not resume and st[ST_SKIP_NEXT] == 0 and st[ST_REVERT_DIR] == 0 \
                 and st[ST_COLOR_TURN] == 0 and _fast_seat(pol[st[ST_P]]):
