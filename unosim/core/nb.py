@@ -1802,12 +1802,12 @@ def _builtin_jump(pid, m, rng):
 @njit(cache=True, _nrt=False)
 def _jump_ahead(n, actor, col, rk, d, fflags, hand, hlen, cmask, pol, active, st, rng, RD):
     """Who jumps in on a card of colour ``col`` and rank ``rk`` (coloured, swapping nothing) that the fast turns
-    are about to lay for ``actor`` while every seat is ``random`` or ``greedy`` and nobody observes.  The big loop draws no random number
-    between such a card's play decision and the jump-in window (and the fast turns never play the turn that
-    reaches the cap, after which no window opens), so the window's race (_jump_race) is run here with the
-    built-ins' answers (_builtin_jump), on the seat and direction the card's effect leaves (_card_effect: the
-    victim of a Skip, draw card or two-player Reverse; the other way round after a Reverse; the player again
-    after a Skip Everyone).  Returns (seat, hand index) of the card laid out of turn, or (-1, -1).
+    are about to lay for ``actor`` while every seat is ``random`` or ``greedy`` and nobody observes.  The big loop
+    draws no random number between such a card's play decision and the jump-in window (and the fast turns never
+    play the turn that reaches the cap, after which no window opens), so the window's race (_jump_race) is run
+    here with the built-ins' answers (_builtin_jump), on the seat and direction the card's effect leaves
+    (_card_effect: the victim of a Skip, draw card or two-player Reverse; the other way round after a Reverse;
+    the player again after a Skip Everyone).  A seat's twins are counted by their card masks (_twins).  Returns (seat, hand index) of the card laid out of turn, or (-1, -1).
 
     Nobody jumps: the random numbers drawn are the window's, and the fast turns go on.  Somebody jumps in on
     a number card with its last twin (no window follows the jump) and keeps two cards (one under
@@ -1908,8 +1908,8 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
     """A challenged restricted wild draw (docs/rules.md 1.9-1.11, 2.9): the offender's hand is shown to the
     challenger.  Guilty: the offender draws the larger of the penalty and ``amount``, and per
     challenge_guilty_card the card stays, goes back to the offender, or is void (it goes beneath the card before
-    it); in the last two the card before it is current again, and the colour reverts to ``prev_color``.  Innocent: the
-    challenger draws ``amount`` and the extra.  Either way the attack is over.  Returns ``guilty``."""
+    it), before the offender draws; in the last two the card before it is current again, and the colour
+    reverts to ``prev_color``.  Innocent: the challenger draws ``amount`` and the extra.  Either way the attack is over.  Returns ``guilty``."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     side = st[ST_SIDE]
@@ -1922,13 +1922,12 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
                                        R[R_WD2_INNOCENT], R[R_WDC_EXTRA])
     if guilty:
         named = st[ST_CUR]  # the colour it named: a guilty Wild Draw Colour's offender draws until it
-        dn = st[ST_DISC_N] - 1  # the card's place; the card before it is at dn - 1, unless a reshuffle since
-        # (the offender caught without its UNO call drew) took it: then the card stays, its colour reverted
         if R[R_CH_GUILTY_CARD] != 0:
             st[ST_CUR] = prev_color
-        if dn == 0:
-            pass
-        elif R[R_CH_GUILTY_CARD] == 1:
+        # the card's place; the card before it is at dn - 1, unless a reshuffle since took it (the offender,
+        # caught without its UNO call, drew): then the card stays where it is, its colour reverted
+        dn = st[ST_DISC_N] - 1
+        if dn > 0 and R[R_CH_GUILTY_CARD] == 1:
             # the card goes back to the offender, which then draws (002:271: it takes its card back, then draws
             # four): the old top is current again, and stays on the discard pile should the draw reshuffle it
             if _observing(n, pol, st):
@@ -1940,7 +1939,7 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
             if _observing(n, pol, st):
                 obs[_seen_at(obs, fcol.shape[1]) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
             st[ST_DISC_N] = dn
-        elif R[R_CH_GUILTY_CARD] == 2:
+        elif dn > 0 and R[R_CH_GUILTY_CARD] == 2:
             # void: play goes on as if it had not been played; it stays out of play, beneath the card before it,
             # which is current again (colour and symbol)
             wd = disc[dn]
