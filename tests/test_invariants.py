@@ -19,6 +19,7 @@ from numba import njit
 from unosim import simulate
 from unosim.core import enums as E
 from unosim.core import nb
+from unosim.errors import UnosimError
 from unosim.ruleset.decks import classic_deck, classic_points, get_deck
 from unosim.ruleset.rules import OPTIONS, RuleError, parse_rules
 from unosim.running.scenario import Game, play
@@ -636,3 +637,63 @@ def test_held_counts_follow_every_card_into_and_out_of_hands(rules: str, deck: s
             assert (st[nb.ST_HELD:nb.ST_HELD + E.NKINDS] == want).all(), (rules, deck, cap, g)
             checked += res[nb.RES_END] == nb.END_CAP
     assert checked > 100  # most rounds were stopped in the middle
+
+
+# ---- random combinations of options (soak: make soak, not make test) ---------------------------------------------
+_SOAK_POLICIES = ["random", "greedy", "hold_wilds", "color_majority", "attack", "challenger", "bluffer", "card_counter",
+                  "expert", "random(bluff=0.3,challenge=0.5)", "greedy(challenge=1)", "weighted", "defensive"]
+
+
+def _random_combination(rng: np.random.Generator) -> tuple[str, str, list[str]]:
+    """(rules, deck, seats): 2-6 catalogue options set at random on a main preset, a deck, 2-6 seats."""
+    names = sorted(k for k, v in OPTIONS.items() if v.simulatable and k != "turn_cap")
+    sets = []
+    for name in rng.choice(names, size=int(rng.integers(2, 7)), replace=False):
+        info = OPTIONS[name]
+        if info.kind == "bool":
+            v = str(rng.choice(["true", "false"]))
+        elif info.kind == "enum":
+            v = str(rng.choice(list(info.choices)))
+        elif info.kind == "int":
+            v = "3" if name == "hand_size" else str(max(info.lo or 1, 2))
+        else:
+            v = str(rng.choice([0.0, 0.3, 1.0]))
+        sets.append(f"{name}={v}")
+    base = str(rng.choice(["official", "stacking", "jump_in", "seven_zero", "party", "draw_until_playable"]))
+    n = int(rng.integers(2, 7))
+    seats = [str(rng.choice(_SOAK_POLICIES if rng.random() < 0.5 else ["random", "greedy"])) for _ in range(n)]
+    return f"{base}+set({', '.join(sets)})", str(rng.choice(["classic", "classic", "flip", "hp", "bts"])), seats
+
+
+@pytest.mark.soak
+def test_random_option_combinations_play_alike_everywhere() -> None:
+    """Random combinations of options, decks and seats (a fixed list): simulate's fast turns against the full loop
+    (unosim.play), and the same seed across threads and batch sizes.  A soak like this found the guilty Wild Draw
+    Four taken back from a reshuffled discard pile (ENGINE_VERSION 7), which no single option showed."""
+    rng = np.random.default_rng(2026_12_07)
+    tried = failed = 0
+    while tried < 300:
+        rules, deck, seats = _random_combination(rng)
+        try:
+            parse_rules(rules)
+            rec = simulate(players=len(seats), policies=",".join(seats), rules=rules, deck=deck, games=12, seed=0,
+                           threads=1).records
+        except UnosimError:
+            continue  # a combination the catalogue or the deck refuses (with its one line)
+        tried += 1
+        for i in range(12):
+            g = play(players=len(seats), seed=i, policies=seats, rules=rules, deck=deck)
+            row = rec.iloc[i]
+            if (row["winner"], row["turns"], row["cards_drawn"], row["reshuffles"], row["swaps"], row["jump_ins"]) != (
+                    g.winner, g.turns, g.res["cards_drawn"], g.res["reshuffles"], g.res["swaps"], g.res["jump_ins"]):
+                failed += 1
+                print("fast turns and full loop differ:", rules, deck, seats, "round", i)
+                break
+        kw = dict(players=len(seats), policies=",".join(seats), rules=rules, deck=deck, games=600, seed=tried)
+        one = simulate(threads=1, **kw).records
+        for threads, batch in ((2, 97), (1, 250)):
+            if not one.equals(simulate(threads=threads, batch_size=batch, **kw).records):
+                failed += 1
+                print("the same seed differs:", rules, deck, seats, "threads", threads, "batch", batch)
+                break
+    assert failed == 0
