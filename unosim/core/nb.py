@@ -1807,7 +1807,8 @@ def _jump_ahead(n, actor, col, rk, d, fflags, hand, hlen, cmask, pol, active, st
     play the turn that reaches the cap, after which no window opens), so the window's race (_jump_race) is run
     here with the built-ins' answers (_builtin_jump), on the seat and direction the card's effect leaves
     (_card_effect: the victim of a Skip, draw card or two-player Reverse; the other way round after a Reverse;
-    the player again after a Skip Everyone).  A seat's twins are counted by their card masks (_twins).  Returns (seat, hand index) of the card laid out of turn, or (-1, -1).
+    the player again after a Skip Everyone).  A seat's twins are counted by their card masks (_twins).  Returns
+    (seat, hand index) of the card laid out of turn, or (-1, -1).
 
     Nobody jumps: the random numbers drawn are the window's, and the fast turns go on.  Somebody jumps in on
     a number card with its last twin (no window follows the jump) and keeps two cards (one under
@@ -1909,7 +1910,8 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
     challenger.  Guilty: the offender draws the larger of the penalty and ``amount``, and per
     challenge_guilty_card the card stays, goes back to the offender, or is void (it goes beneath the card before
     it), before the offender draws; in the last two the card before it is current again, and the colour
-    reverts to ``prev_color``.  Innocent: the challenger draws ``amount`` and the extra.  Either way the attack is over.  Returns ``guilty``."""
+    reverts to ``prev_color``.  Innocent: the challenger draws ``amount`` and the extra.  Either way the attack
+    is over.  Returns ``guilty``."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     side = st[ST_SIDE]
@@ -2635,19 +2637,17 @@ def play_round_nb(n, dealer, first, order, g):
                 continue
             if rw == RW_PLAY:
                 actor = st[ST_P]
-            else:
-                # the victim's own turn: a guilty Wild Draw Four taken back or void (challenge_guilty_card
-                # returns_to_hand, void) has uncovered the card before it, whose colour and symbol are current again
-                top = disc[st[ST_DISC_N] - 1]
         if actor < 0 and fast and not resume and st[ST_SKIP_NEXT] == 0 and st[ST_REVERT_DIR] == 0 \
                 and st[ST_COLOR_TURN] == 0 and _fast_seat(pol[st[ST_P]]):
             rev_skips = R[R_REV_AS_SKIP] != 0 and st[ST_N_ACTIVE] == 2 \
                 and (R[R_PTL_TWO_PLAYER] != 0 or st[ST_N_SEATED] == 2)
             actor, play_i = _fast_turns(n, rev_skips, fflags, g)
-            top = disc[st[ST_DISC_N] - 1]  # the fast turns have laid cards since the top of this turn
             mode = 0
             if actor < 0 and (st[ST_TURNS] >= cap or st[ST_ERR] != 0):
                 continue
+        # the card played on, read again: the fast turns have laid cards since the top of this turn, and a guilty Wild
+        # Draw Four taken back or void (challenge_guilty_card returns_to_hand, void) uncovered the card before it
+        top = disc[st[ST_DISC_N] - 1]
         if actor < 0:
             play_i = _normal_turn(n, top, resume, obs_on, g)
             resume = False
