@@ -52,6 +52,24 @@ def same_summary(cli: dict, api: dict) -> None:
 # ---- simulate (round mode) ------------------------------------------------------------------------
 
 
+def test_the_summary_says_what_capped_rounds_mean():
+    """A round stopped at the turn cap has no winner: the table says how many and what they count as, and when
+    every round was stopped, that the rules may let no round end (every UNO call forgotten and caught: no hand goes out)."""
+    some = invoke("simulate", "--rules", "official+set(turn_cap=30)", "-n", "3", "-g", "400", "-s", "1",
+                  "--threads", "1").stdout
+    capped = int(some.split("capped ")[1].split()[0])
+    assert 0 < capped < 400
+    assert f"note      {capped} of 400 rounds reached the turn cap (set(turn_cap=...)): no winner, a loss for every seat\n" in some
+    never = invoke("simulate", "--rules", "official+set(uno_forget_prob=1.0)", "-n", "3", "-g", "20", "-s", "1",
+                   "--threads", "1").stdout
+    assert "note      20 of 20 rounds reached the turn cap" in never and "these rules may let no round end" in never
+    assert "note " not in invoke("simulate", "-n", "3", "-g", "400", "-s", "1", "--threads", "1").stdout
+    matches = invoke("simulate", "--mode", "match", "--rules", "official+set(turn_cap=30)", "-n", "3", "-g", "10",
+                     "-s", "1", "--threads", "1", "--max-rounds", "3").stdout
+    assert ("note      10 of 10 matches reached the round cap (max_rounds): no winner, a loss for every seat; raise it"
+            in matches)
+
+
 def test_simulate_json_agrees_with_api():
     args = dict(rules="stacking", players=3, policies="greedy,random,random", games=3000, seed=5)
     res = invoke("simulate", "--rules", "stacking", "--players", "3", "--policies", "greedy,random,random",

@@ -269,6 +269,18 @@ def _interrupted_line(s: dict) -> list[str]:
             f"(`unosim rerun DIR` completes it)"]
 
 
+def _capped_line(capped: int, games: int, unit: str) -> list[str]:
+    """What a capped round or match means, when there is one: its seats' win rates leave it out of every win."""
+    if not capped:
+        return []
+    if unit == "rounds":
+        what, every = "rounds reached the turn cap (set(turn_cap=...))", "these rules may let no round end"
+    else:
+        what, every = "matches reached the round cap (max_rounds)", "raise it, or these rules may let no match end"
+    tail = f"; {every}" if capped == games else ""
+    return [f"note      {capped:,} of {games:,} {what}: no winner, a loss for every seat{tail}"]
+
+
 def _speed(s: dict, unit: str) -> str:
     """``N rounds/s``, or that nothing was run now (a rerun whose chunks were all written already)."""
     gps = s.get("games_per_second")
@@ -294,6 +306,7 @@ def format_summary(s: dict) -> str:
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}",
         f"rounds    {s['games']:,}   seed {s['seed']}   capped {s['capped_games']}",
+        *_capped_line(s["capped_games"], s["games"], "rounds"),
         *_interrupted_line(s),
         "",
         f"mean turns per round    {fmt_pm(s['mean_turns'], 1.96 * (s['se_turns'] or 0))}"
@@ -322,6 +335,7 @@ def format_match_summary(s: dict) -> str:
         f"rules     {s['rules']}   deck {s.get('deck', 'classic')}   scoring {scoring_text(s['scoring'], s['target'])}",
         f"players   {s['players']}   policies {', '.join(s['policies'])}   seating {s['seating']}",
         f"matches   {s['games']:,}   seed {s['seed']}   capped {s['capped_matches']}",
+        *_capped_line(s["capped_matches"], s["games"], "matches"),
         *_interrupted_line(s),
     ]
     if s.get("scoring_note"):
