@@ -1916,7 +1916,8 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
         pol, pp, script, ufn, R, RD = g
     side = st[ST_SIDE]
     res[RES_CHALLENGES] += 1
-    if _observing(n, pol, st):
+    obs_on = _observing(n, pol, st)
+    if obs_on:
         _learn_nb(obs, offender, 1 << challenger, hand, hlen)
     if log.shape[0] > 0:
         _log(log, st, EV_CHALLENGE, challenger, -1, 1 if guilty else 0, offender)
@@ -1932,13 +1933,13 @@ def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
         if dn > 0 and R[R_CH_GUILTY_CARD] == 1:
             # the card goes back to the offender, which then draws (002:271: it takes its card back, then draws
             # four): the old top is current again, and stays on the discard pile should the draw reshuffle it
-            if _observing(n, pol, st):
+            if obs_on:
                 _count_play(obs, disc[dn], -1, side, st, fcol, frank)
             hand[offender, hlen[offender]] = disc[dn]
             hlen[offender] += 1
             if st[ST_HELD_ON] != 0:
                 _held_add(st, disc[dn], 1, fcol, frank)
-            if _observing(n, pol, st):
+            if obs_on:
                 obs[_seen_at(obs, fcol.shape[1]) + disc[dn]] = (1 << n) - 1  # back in a hand, in plain view
             st[ST_DISC_N] = dn
         elif dn > 0 and R[R_CH_GUILTY_CARD] == 2:
