@@ -181,7 +181,7 @@ class Game:
         first = int(self._config["round"])
         if self._spec is None:
             out = _alloc(1, n)
-            store_round(out, 0, t, s.res, s.hand, s.hlen)
+            store_round(out, 0, t, s.res)
             return records_frame(out, np.array([first]), n).iloc[0].to_dict()
         from ..running.match import alloc_matches, match_records
 

@@ -124,7 +124,8 @@ RES_COLOR = 13       # current colour at the end
 RES_DIRECTION = 14   # direction at the end
 RES_NEXT = 15        # seat that would act next
 RES_SIDE = 16        # active side at the end (UNO Flip)
-NRES = 18
+RES_HPTS = 18        # per seat: the points left in its hand at the end (seat_points_nb), MAXP slots
+NRES = RES_HPTS + MAXP
 NEXTRA = 7           # res[RES_CHALLENGES:RES_CHALLENGES+NEXTRA] go to the per-round records
 
 # Greedy tie order among equal-point cards (a policy rule, not a game rule): every coloured draw card
@@ -2520,11 +2521,13 @@ def _finish_round(n, end, g):
         winner = -1
         loser = -1
     side = st[ST_SIDE]
+    scored = winner >= 0 and not (R[R_PLAY_TO_LAST] or R[R_SEVEN_ROUNDS])
     wpts = 0
-    if winner >= 0 and not (R[R_PLAY_TO_LAST] or R[R_SEVEN_ROUNDS]):
-        for s in range(n):
-            if s != winner:
-                wpts += seat_points_nb(s, side, hand, hlen, frank, fpts, R[R_Z50])
+    for s in range(n):
+        pts = seat_points_nb(s, side, hand, hlen, frank, fpts, R[R_Z50])
+        res[RES_HPTS + s] = pts
+        if scored and s != winner:
+            wpts += pts
     if winner >= 0 and log.shape[0] > 0:
         _log(log, st, EV_WIN, winner, -1, wpts, 0)
     res[RES_WINNER] = winner
@@ -3525,7 +3528,6 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     gpts = fpts.copy()
     cmask = new_card_masks_nb(gcol, grank, gpts)
     R, RD = new_rules_nb(ri, rf)
-    z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
     space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask, pol)  # cmask: still the deck's
@@ -3551,7 +3553,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
         o_end[g] = res[RES_END]
         o_reshuf[g] = res[RES_RESHUF]
         for s in range(n):
-            o_hpts[g, s] = seat_points_nb(s, res[RES_SIDE], hand, hlen, grank, gpts, z50)
+            o_hpts[g, s] = res[RES_HPTS + s]
         for k in range(o_extra.shape[1]):
             o_extra[g, k] = res[RES_CHALLENGES + k]
 
@@ -3743,10 +3745,11 @@ def _own_hand_scoring(w, n, mi, ms, scores, pts, seated):
 
 
 @njit(cache=True, _nrt=False)
-def hand_points_nb(n, side, hand, hlen, frank, fpts, z50, seated, pts):
-    """pts[s]: the points left in each seated hand (0 for a seat out of the match)."""
+def hand_points_nb(n, res, seated, pts):
+    """pts[s]: the points left in each seated hand at the end of the round (res[RES_HPTS + s]), 0 for a seat out
+    of the match."""
     for s in range(n):
-        pts[s] = seat_points_nb(s, side, hand, hlen, frank, fpts, z50) if seated[s] else 0
+        pts[s] = res[RES_HPTS + s] if seated[s] else 0
 
 
 @entry(_sig(i8, i8, types.uint64, i8, I2, I2, I2, I1, F1, I1, F2, I1, i8, types.int16[::1], types.int32[::1],
@@ -3776,7 +3779,6 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     gpts = fpts.copy()
     cmask = new_card_masks_nb(gcol, grank, gpts)
     R, RD = new_rules_nb(ri, rf)
-    z50 = R[R_Z50]
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
     space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask, pol)  # cmask: still the deck's
@@ -3797,7 +3799,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
             if r_out.shape[0] > 0:
                 _round_record(m, ms[MS_ROUNDS], dealer, w, res, r_out[ro])
                 ro += 1
-            hand_points_nb(n, res[RES_SIDE], hand, hlen, grank, gpts, z50, seated, pts)
+            hand_points_nb(n, res, seated, pts)
             if score_match_round_nb(w, res[RES_WPTS], res[RES_TURNS], n, mi, R, ms, scores, pts, rwins,
                                     seated, rng):
                 break

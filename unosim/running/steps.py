@@ -59,10 +59,6 @@ class Table:
         self.R, self.RD = nb.new_rules_nb(self.ri, self.rf)
         self.slot = nb.fixed_slot(self.slot if self.slot is not None else nb.no_slot_nb)
 
-    @property
-    def z50(self) -> int:
-        return int(self.R[nb.R_Z50])  # zero_worth_50 as rules_nb unpacked it
-
 
 def table_for(game: int, seed: int, n: int, dk: Any, ri: np.ndarray, rf: np.ndarray, pol: np.ndarray,
               pp: np.ndarray, seating: int, slot: Any, mi: np.ndarray | None = None) -> Table:
@@ -166,8 +162,7 @@ def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
 
 
 # ---- a round's result -----------------------------------------------------------------------------------
-def store_round(out: dict[str, np.ndarray], row: int, t: Table, res: np.ndarray, hand: np.ndarray,
-                hlen: np.ndarray) -> None:
+def store_round(out: dict[str, np.ndarray], row: int, t: Table, res: np.ndarray) -> None:
     """Row ``row`` of the round-mode outputs (unosim.running.sim._alloc) from a finished round, as play_batch_nb
     writes it."""
     w = int(res[nb.RES_WINNER])
@@ -178,8 +173,7 @@ def store_round(out: dict[str, np.ndarray], row: int, t: Table, res: np.ndarray,
     out["cards_drawn"][row] = res[nb.RES_DRAWN]
     out["end"][row] = res[nb.RES_END]
     out["reshuffles"][row] = res[nb.RES_RESHUF]
-    for q in range(t.n):
-        out["hand_points"][row, q] = nb.seat_points_nb(q, res[nb.RES_SIDE], hand, hlen, t.grank, t.gpts, t.z50)
+    out["hand_points"][row, :t.n] = res[nb.RES_HPTS:nb.RES_HPTS + t.n]
     out["extra"][row] = res[nb.RES_CHALLENGES:nb.RES_CHALLENGES + nb.NEXTRA]
 
 
@@ -188,7 +182,7 @@ def end_match_round(t: Table, s: State) -> bool:
     match is over (returns True then)."""
     n, mi = t.n, t.mi
     seated = s.active[3 * n:]
-    nb.hand_points_nb(n, s.res[nb.RES_SIDE], s.hand, s.hlen, t.grank, t.gpts, t.z50, seated, s.pts)
+    nb.hand_points_nb(n, s.res, seated, s.pts)
     if nb.score_match_round_nb(s.res[nb.RES_WINNER], s.res[nb.RES_WPTS], s.res[nb.RES_TURNS], n, mi, t.R,
                                s.ms, s.scores, s.pts, s.rwins, seated, s.rng) \
             or s.ms[nb.MS_ROUNDS] >= mi[nb.MI_MAX_ROUNDS]:
@@ -299,7 +293,7 @@ def run_external_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, 
     begin_batch()
     for gi in range(lo, hi):
         res, fin = play_round_external(first + gi, seed, n, dk, ri, rf, pol, pp, seating, slot, specs, objs)
-        store_round(out, gi, fin["table"], res, fin["hand"], fin["hlen"])
+        store_round(out, gi, fin["table"], res)
 
 
 def new_match(t: Table, s: State) -> None:
