@@ -1143,6 +1143,29 @@ def _turn_masks(cur, top_rank, sym_ok, any_ok, restr1):
     return legal, guilt
 
 
+@njit(cache=True, _nrt=False)
+def _wild_draws_behind(p, nlegal, side, bluff_ok, obs, hand, cmask, lg):
+    """_filter_play_options where only the restriction filters (no Speed Uno turn): the wild draw cards among
+    the nlegal options break it, and go behind the others (a bluff, where bluffing is allowed) or out, each
+    part in hand order.  One card mask a card and no branch.  Returns (legal options, all options)."""
+    us = np.uint64(side)
+    k = 0
+    nw = 0
+    for j in range(nlegal):
+        i = obs[np.uint64(OBS_OPT + OPT_STRIDE * j + 1)]
+        wd = (cmask[us, np.uint64(hand[p, i])] & CM_WDRAW) != 0
+        obs[np.uint64(OBS_OPT + OPT_STRIDE * k + 1)] = i
+        lg[np.uint64(nw)] = i
+        k += np.int64(not wd)
+        nw += np.int64(wd)
+    nleg = k
+    if bluff_ok:
+        for j in range(nw):
+            obs[np.uint64(OBS_OPT + OPT_STRIDE * k + 1)] = lg[j]
+            k += 1
+    return nleg, k
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok, by_symbol, any_action,
                   restriction, g):
@@ -1170,10 +1193,12 @@ def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
     has_wdraw = (held & CM_WDRAW) != 0
     nopt = nlegal
     wd4_ok = restriction == 2 or not guilty
-    if color_turn or no_wd4_out or (has_wdraw and not wd4_ok):
+    if color_turn or no_wd4_out:
         # typed casts: one compiled _filter_play_options, not one per call site's literals
         nlegal, nopt = _filter_play_options(p, hl, np.int64(nlegal), cur, side, np.bool_(color_turn),
                                             np.bool_(no_wd4_out), wd4_ok, bluff_ok, obs, hand, fcol, frank, lg)
+    elif has_wdraw and not wd4_ok:
+        nlegal, nopt = _wild_draws_behind(p, nlegal, side, bluff_ok, obs, hand, cmask, lg)
     return nlegal, nopt, bluff_ok and guilty and has_wdraw
 
 
