@@ -2535,8 +2535,9 @@ def _swap_card(rk, R):
 
 @njit(cache=True, _nrt=False)
 def _finish_round(n, end, g):
-    """The round's results into res; the winner scores the others' hands (docs/rules.md 1.15, 4.16).  A round
-    ended by a policy error, or paused for a plain-Python seat, has no winner."""
+    """The round's results into res, with the points left in every hand (res[RES_HPTS + seat]: counted here
+    once, for the records and a match's scoring too); the winner scores the others' hands (docs/rules.md 1.15,
+    4.16).  A round ended by a policy error, or paused for a plain-Python seat, has no winner."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     winner = st[ST_WINNER]
