@@ -688,34 +688,22 @@ def _is_wd4_guilty(p, side, hand, hlen, fcol, frank, cur, top_rank, restriction)
 
 
 @njit(cache=True, _nrt=False)
-def _filter_play_options(p, hl, nopt, cur, side, color_turn, no_wd4_out, wd4_ok, bluff_ok, obs, hand, fcol,
-                         frank, tmp):
-    """Drop the options a Speed Uno turn forbids (colour only; no going out on a Wild Draw Four) and move
-    a Wild Draw Four that breaks the restriction behind the legal ones (a bluff, where bluffing is
-    allowed).  Returns (legal options, all options); the order of each part is the hand order."""
+def _speed_uno_options(p, hl, nopt, cur, side, color_turn, no_wd4_out, obs, hand, fcol, frank):
+    """Drop the options a Speed Uno turn forbids: a coloured card of another colour on a colour turn, a Wild Draw
+    Four that is the last card (no going out on it).  Returns the options left, in hand order (a Wild Draw Four
+    that breaks the restriction is moved behind them afterwards, _wild_draws_behind)."""
     k = 0
-    nb = 0
     for j in range(nopt):
         i = obs[OBS_OPT + OPT_STRIDE * j + 1]
         cc = hand[p, i]
         col = fcol[side, cc]
-        rk = frank[side, cc]
         if color_turn and col != BLACK and col != cur and cur >= 0:
             continue
-        if no_wd4_out and hl == 1 and rk == WD4:
+        if no_wd4_out and hl == 1 and frank[side, cc] == WD4:
             continue  # Speed Uno: no going out on a Wild Draw Four
-        if col == BLACK and _IS_WDRAW[rk] and not wd4_ok:
-            tmp[nb] = i
-            nb += 1
-            continue
         obs[OBS_OPT + OPT_STRIDE * k + 1] = i
         k += 1
-    nleg = k
-    if bluff_ok:
-        for j in range(nb):
-            obs[OBS_OPT + OPT_STRIDE * k + 1] = tmp[j]
-            k += 1
-    return nleg, k
+    return k
 
 
 # ================================================================================================
@@ -1145,9 +1133,9 @@ def _turn_masks(cur, top_rank, sym_ok, any_ok, restr1):
 
 @njit(cache=True, _nrt=False)
 def _wild_draws_behind(p, nlegal, side, bluff_ok, obs, hand, cmask, lg):
-    """_filter_play_options where only the restriction filters (no Speed Uno turn): the wild draw cards among
-    the nlegal options break it, and go behind the others (a bluff, where bluffing is allowed) or out, each
-    part in hand order.  One card mask a card and no branch.  Returns (legal options, all options)."""
+    """A wild draw card that breaks the restriction (docs/rules.md 1.10): the wild draw cards among the nlegal
+    options go behind the others (a bluff, where bluffing is allowed) or out, each part in hand order.  One card
+    mask a card and no branch.  Returns (legal options, all options)."""
     us = np.uint64(side)
     k = 0
     nw = 0
@@ -1194,10 +1182,11 @@ def _play_options(p, cur, side, top, top_rank, color_turn, no_wd4_out, bluff_ok,
     nopt = nlegal
     wd4_ok = restriction == 2 or not guilty
     if color_turn or no_wd4_out:
-        # typed casts: one compiled _filter_play_options, not one per call site's literals
-        nlegal, nopt = _filter_play_options(p, hl, np.int64(nlegal), cur, side, np.bool_(color_turn),
-                                            np.bool_(no_wd4_out), wd4_ok, bluff_ok, obs, hand, fcol, frank, lg)
-    elif has_wdraw and not wd4_ok:
+        # typed casts: one compiled _speed_uno_options, not one per call site's literals
+        nlegal = _speed_uno_options(p, hl, np.int64(nlegal), cur, side, np.bool_(color_turn), np.bool_(no_wd4_out),
+                                    obs, hand, fcol, frank)
+        nopt = nlegal
+    if has_wdraw and not wd4_ok:
         nlegal, nopt = _wild_draws_behind(p, nlegal, side, bluff_ok, obs, hand, cmask, lg)
     return nlegal, nopt, bluff_ok and guilty and has_wdraw
 
@@ -2148,7 +2137,7 @@ def _normal_turn(n, top, resume, obs_on, g):
     any_action = R[R_ANY_ACTION] != 0
     restriction = R[R_RESTRICTION]
     # speed_no_wd4_out drops only a Wild Draw Four that is the last card: with more cards it has nothing to
-    # filter (_filter_play_options ran at every Speed Uno turn: 8% of a speed_uno run)
+    # filter (the filter, now _speed_uno_options, ran at every Speed Uno turn: 8% of a speed_uno run)
     last_wd4_out = R[R_NO_WD4_OUT] != 0 and hlen[p] == 1
     nlegal, nopt, bluff_now = _play_options(p, cur, side, top, top_rank, ct, last_wd4_out, R[R_BLUFF_OK] != 0,
                                             by_symbol, any_action, restriction, g)

@@ -273,7 +273,8 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
                         objs: dict[int, PythonPolicy], on_decision=None,
                         log: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
     """Round ``gi`` of a run, exactly as play_batch_nb plays it, with the seats in ``objs`` (POL_EXTERNAL)
-    asked step by step.  Returns (res, arrays of the final state); ``on_decision(d, answer, events)`` sees
+    asked step by step.  Returns (res, what the round was played with: the pairing's face tables, the seats, the
+    answers, the events, the table); ``on_decision(d, answer, events)`` sees
     every decision of those seats (``unosim trace``)."""
     t = table_for(gi, seed, n, dk, ri, rf, pol, pp, seating, slot)
     s = State(n, dk.size)
@@ -281,7 +282,7 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
     s.new_round(int(nb.game_seed_nb(np.uint64(seed), np.uint64(gi))))
     seats = _Seats(t, s, objs, specs, on_decision)
     seats.play_round(_NO_LOG if log is None else log)
-    return s.res, {"hand": s.hand, "hlen": s.hlen, "gcol": t.gcol, "grank": t.grank, "gpts": t.gpts,
+    return s.res, {"gcol": t.gcol, "grank": t.grank, "gpts": t.gpts,
                    "seatmap": t.seatmap, "answers": seats.answers, "events": int(s.st[nb.ST_LOG_N]), "table": t}
 
 
