@@ -53,6 +53,7 @@ from numba import njit, types
 
 from ..console import compiling
 from . import cache_guard, inline_patch
+from .by_ref import deref, keep, ref
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
 
 inline_patch.install()  # numba's IR inliner without its quadratic copy: ~15% off the cold compile
@@ -1299,11 +1300,12 @@ def _may_answer(v, rk, rev_skips, fflags, side, hand, hlen, cmask):
 
 
 @njit(cache=True, _nrt=False)
-def _fast_swap(n, actor, nxt, rk, c, d, cur, turns, prev_color, obs_on, g):
+def _fast_swap(n, actor, nxt, rk, c, d, cur, turns, prev_color, obs_on, gp):
     """The swap or pass of hands of a number card ``c`` (rank ``rk``: a 7 or 0 under seven_zero, ...) that
     ``actor`` just laid in the fast turns (_swap_with), with the round's state in st as the full loop has
     it there: the next seat ``nxt``, direction, colour and turns, and the observation's header (what a seat
     of the slot reads when it chooses a card to give).  A call: it keeps the rare swap out of the loop."""
+    g = deref(gp)
     st = g[7]
     st[ST_P] = nxt
     st[ST_D] = d
@@ -1311,7 +1313,7 @@ def _fast_swap(n, actor, nxt, rk, c, d, cur, turns, prev_color, obs_on, g):
     st[ST_TURNS] = turns
     if obs_on:
         _pub(g[11], turns, d, -1, 0, -1, prev_color)
-    _swap_with(n, actor, rk, c, g)
+    _swap_with(n, actor, rk, c, g, gp)
 
 
 @njit(cache=True, _nrt=False)
@@ -1359,7 +1361,7 @@ def _swap_builtin(n, actor, greedy, rk, d, hand, hlen, tmp, active, st, rng, R):
 
 
 @njit(cache=True, _nrt=False)
-def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_color, g):
+def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_color, gp):
     """The common turns of a round, in a small function of its own, away from the register pressure of
     play_round_nb's big loop.
 
@@ -1396,6 +1398,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     window switches (FAST_RESP_SHIFT). ``g``: the round (see play_round_nb); its ``lg`` is the legality scan's
     scratch.
     """
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     dc = decision_ctx(g)
@@ -1530,7 +1533,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
                 if _swap_builtin(n, p, pid == POL_GREEDY, rk, d, hand, hlen, tmp, active, st, rng, R):
                     res[RES_SWAPS] += 1
             else:
-                _fast_swap(n, p, q, rk, c, d, cur, turns, prev_color, obs_on, g)
+                _fast_swap(n, p, q, rk, c, d, cur, turns, prev_color, obs_on, gp)
                 if st[ST_ERR] != 0:
                     return q, d, cur, turns, -1, -1, attacked  # a policy erred choosing whom to swap with
             p = q
@@ -1555,7 +1558,9 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
 #    pol, pp, script, ufn, R, RD)
 # The steps of every turn (the normal turn, laying a card, its effect, the jump-in window) are inlined
 # into play_round_nb's loop (inline="always": one site each); the rare ones (the start of a round, the
-# response window, a challenge, an emptied hand, the UNO call, swaps, a Flip, the end) are calls.
+# response window, a challenge, an emptied hand, the UNO call, swaps, a Flip, the end) are calls.  A call
+# takes the tuple by its address, ``gp`` (by_ref.ref: one word, where the tuple is some 170), and reads it
+# with ``g = deref(gp)``; an inlined step that makes such a call takes both ``g`` and ``gp``.
 # ================================================================================================
 @njit(cache=True, _nrt=False, inline="always")
 def decision_ctx(g):
@@ -1920,13 +1925,14 @@ def _jump_in_window(n, top, g):
 
 
 @njit(cache=True, _nrt=False)
-def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, g):
+def _challenge(n, challenger, offender, kind, amount, guilty, prev_color, gp):
     """A challenged restricted wild draw (docs/rules.md 1.9-1.11, 2.9): the offender's hand is shown to the
     challenger.  Guilty: the offender draws the larger of the penalty and ``amount``, and per
     challenge_guilty_card the card stays, goes back to the offender, or is void (it goes beneath the card before
     it), before the offender draws; in the last two the card before it is current again, and the colour
     reverts to ``prev_color``.  Innocent: the challenger draws ``amount`` and the extra.  Either way the attack
     is over.  Returns ``guilty``."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     side = st[ST_SIDE]
@@ -1995,7 +2001,7 @@ def _answer_card_mode(rr, pend_kind, R):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _response_window(n, top, g):
+def _response_window(n, top, g, gp):
     """The victim st[ST_P] of a pending attack (docs/rules.md 5.1): may go on stacking (stack_max_per_turn),
     challenge a restricted wild draw, or answer with a card (stack, deflect, bounce); else the attack
     resolves: the victim draws and loses the turn.  Returns (RW_*, hand index, play mode)."""
@@ -2026,7 +2032,7 @@ def _response_window(n, top, g):
         if _wants_challenge(victim, st[ST_CUR], side, n, dc):
             offender = st[ST_PEND_FROM]
             if _challenge(n, victim, offender, pend_kind, st[ST_PEND_N], st[ST_PEND_GUILTY] != 0,
-                          st[ST_PEND_PREV_COLOR], g):
+                          st[ST_PEND_PREV_COLOR], gp):
                 if R[R_CH_OFFENDER_SKIPS]:
                     st[ST_SKIP_NEXT] |= 1 << offender
                 stays = R[R_CH_SUCCESS_PLAYS] != 0  # the challenger now takes a normal turn
@@ -2092,9 +2098,10 @@ def _take_attack(n, victim, g):
 
 
 @njit(cache=True, _nrt=False)
-def _turn_penalties(p, g):
+def _turn_penalties(p, gp):
     """Turn penalties as probabilities (docs/rules.md 4.19): a general mistake, a hint, a detected illegal
     play attempt."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     if RD[RD_P_MISTAKE] > 0.0 and rand01_nb(rng) < RD[RD_P_MISTAKE]:
@@ -2106,7 +2113,7 @@ def _turn_penalties(p, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _normal_turn(n, top, resume, obs_on, g):
+def _normal_turn(n, top, resume, obs_on, g, gp):
     """Seat st[ST_P]'s own turn (docs/rules.md 1.6-1.8): it lays a legal card, or draws (one card, or until
     one is playable) and may lay the card drawn.  Returns the hand index of the card it lays, or -1 when the
     turn passed on (skipped, drew and kept, or the round ends: st[ST_ERR]).  ``resume``: the round resumes
@@ -2128,7 +2135,7 @@ def _normal_turn(n, top, resume, obs_on, g):
             st[ST_D] = -st[ST_D]
         st[ST_TURNS] += 1
         if R[R_PENALTIES]:
-            _turn_penalties(p, g)
+            _turn_penalties(p, gp)
     side = st[ST_SIDE]
     cur = st[ST_CUR]
     top_rank = frank[side, top]
@@ -2219,7 +2226,7 @@ EMPTY_NEXT = 2         # a last Wild Draw Four was challenged and guilty: back t
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
+def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g, gp):
     """``actor`` laid its last card (docs/rules.md 1.14): a final Flip is carried out (flip_last_card_executes),
     a final draw card still hits the next player (and a last Wild Draw Four may be challenged); then the
     round ends, or under play_to_last (4.14) and uno_seven_rounds (4.15) goes on.  Returns EMPTY_*."""
@@ -2236,7 +2243,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
             if _observing(n, pol, st):
                 _pub(obs, st[ST_TURNS], d, rk, amount, actor, prev_color)  # the evidence for this challenge
             if _wants_challenge(nx, st[ST_CUR], st[ST_SIDE], n, dc):
-                if _challenge(n, nx, actor, rk, amount, was_guilty, prev_color, g):
+                if _challenge(n, nx, actor, rk, amount, was_guilty, prev_color, gp):
                     st[ST_P] = nx if R[R_CH_SUCCESS_PLAYS] else _nxt(nx, d, n, active)
                     st[ST_JUST_PLAYED] = 0
                     return EMPTY_NEXT
@@ -2275,9 +2282,10 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g):
 
 
 @njit(cache=True, _nrt=False)
-def _uno_call(n, actor, g):
+def _uno_call(n, actor, gp):
     """``actor`` is down to one card: the UNO call (docs/rules.md 1.12) as probabilities, forgotten and caught;
     under uno_to_center (4.12) the slowest other player draws."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     if RD[RD_P_FORGET] > 0.0 and rand01_nb(rng) < RD[RD_P_FORGET]:
@@ -2297,10 +2305,11 @@ def _uno_call(n, actor, g):
 
 
 @njit(cache=True, _nrt=False)
-def _pass_hands(n, actor, play_c, g):
+def _pass_hands(n, actor, play_c, gp):
     """A 0 under seven_zero or Round-n-Round: every hand passes to the next seat (in the direction of play,
     or to the left with zero_pass_direction); each player knows the hand it passed on.  Round-n-Round:
     whoever is handed a one-card hand must call UNO."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     if _observing(n, pol, st):
@@ -2343,7 +2352,7 @@ def _swap_rule(rk, R):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _swap_with(n, actor, rk, play_c, g):
+def _swap_with(n, actor, rk, play_c, g, gp):
     """A number card that swaps (docs/rules.md 4.3-4.5): a 7 under seven_zero, a 0 under zero_swap_any, a 5
     under swap_on_five.  The player picks the other seat (or nobody, where optional); whole hands change
     places, each player knowing the hand it passed, or (a 5, one_card_each_own_choice) each gives one card
@@ -2353,7 +2362,7 @@ def _swap_with(n, actor, rk, play_c, g):
     dc = decision_ctx(g)
     what, optional, whole = _swap_rule(rk, R)
     if what == SWAP_PASS:
-        _pass_hands(n, actor, play_c, g)
+        _pass_hands(n, actor, play_c, gp)
         return
     if what == SWAP_NONE:
         return
@@ -2383,9 +2392,10 @@ def _swap_with(n, actor, rk, play_c, g):
 
 
 @njit(cache=True, _nrt=False)
-def _flip_played(n, actor, g):
+def _flip_played(n, actor, gp):
     """A Flip (docs/rules.md 2.8): no turn effect; the revealed top face sets colour and symbol only (a
     revealed wild: the Flip player names the colour, or with flip_revealed_black_color anything follows)."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     dc = decision_ctx(g)
@@ -2401,8 +2411,9 @@ def _flip_played(n, actor, g):
 
 
 @njit(cache=True, _nrt=False)
-def _skip_everyone(n, actor, g):
+def _skip_everyone(n, actor, gp):
     """Skip Everyone (docs/rules.md 2.6): every other player loses the turn; the player goes again."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     d = st[ST_D]
@@ -2417,7 +2428,7 @@ def _skip_everyone(n, actor, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _attack_laid(n, actor, rk, play_c, mode, was_guilty, prev_color, g):
+def _attack_laid(n, actor, rk, play_c, mode, was_guilty, prev_color, g, gp):
     """A draw card was laid: it becomes (or, stacked, adds to) the pending attack on the next player; a
     deflection passes the card's own amount on (docs/rules.md 4.7, 4.8).  A stacker may go on stacking
     (stack_max_per_turn)."""
@@ -2454,7 +2465,7 @@ def _attack_laid(n, actor, rk, play_c, mode, was_guilty, prev_color, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _card_effect(n, actor, rk, play_c, mode, emptied, was_guilty, prev_color, g):
+def _card_effect(n, actor, rk, play_c, mode, emptied, was_guilty, prev_color, g, gp):
     """The effect of the card just laid on whose turn comes next (docs/rules.md 1.16, 1.17, 2.x, 4.x)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
@@ -2503,15 +2514,15 @@ def _card_effect(n, actor, rk, play_c, mode, emptied, was_guilty, prev_color, g)
         st[ST_PEND_FROM] = actor
         st[ST_P] = _nxt(actor, d, n, active)
     elif rk == SKIP_ALL:
-        _skip_everyone(n, actor, g)
+        _skip_everyone(n, actor, gp)
     elif rk == FLIP:
-        _flip_played(n, actor, g)
+        _flip_played(n, actor, gp)
     elif _IS_ATTACK[rk]:
-        _attack_laid(n, actor, rk, play_c, mode, was_guilty, prev_color, g)
+        _attack_laid(n, actor, rk, play_c, mode, was_guilty, prev_color, g, gp)
     else:
         st[ST_P] = _nxt(actor, d, n, active)
         if rk <= 9 and R[R_SWAPS] and not emptied:
-            _swap_with(n, actor, rk, play_c, g)
+            _swap_with(n, actor, rk, play_c, g, gp)
 
 
 @njit(cache=True, _nrt=False)
@@ -2523,10 +2534,11 @@ def _swap_card(rk, R):
 
 
 @njit(cache=True, _nrt=False)
-def _finish_round(n, end, g):
+def _finish_round(n, end, gp):
     """The round's results into res, with the points left in every hand (res[RES_HPTS + seat]: counted here
     once, for the records and a match's scoring too); the winner scores the others' hands (docs/rules.md 1.15,
     4.16).  A round ended by a policy error, or paused for a plain-Python seat, has no winner."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     winner = st[ST_WINNER]
@@ -2560,10 +2572,11 @@ def _finish_round(n, end, g):
 
 
 @njit(cache=True, _nrt=False)
-def _begin_round(n, dealer, first, order, resume, cont, g):
+def _begin_round(n, dealer, first, order, resume, cont, gp):
     """A new round: clear, deal and turn up the starting card.  A resumed or continued one (the caller's copy
     of a paused round's arrays, or of a round stopped at a step's boundary) clears only its script position
     and error."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     if resume or cont:
@@ -2584,14 +2597,14 @@ def _begin_round(n, dealer, first, order, resume, cont, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _fast_turns(n, rev_skips, fflags, g):
+def _fast_turns(n, rev_skips, fflags, g, gp):
     """The fast turns (_fast_turns_nb) from the round's state, and back into it.  Returns (the seat whose turn
     chose a card for the big loop to lay, or -1; its hand index)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     p, d, cur, turns, play_i, play_c, attacked = _fast_turns_nb(
         st[ST_P], st[ST_D], n, st[ST_CUR], st[ST_SIDE], st[ST_TURNS], R[R_CAP], R[R_RESTRICTION],
-        fflags | (FAST_REV_SKIPS if rev_skips else 0), st[ST_PEND_PREV_COLOR], g)
+        fflags | (FAST_REV_SKIPS if rev_skips else 0), st[ST_PEND_PREV_COLOR], gp)
     st[ST_P] = p
     st[ST_D] = d
     st[ST_CUR] = cur
@@ -2602,16 +2615,18 @@ def _fast_turns(n, rev_skips, fflags, g):
 
 
 @njit(cache=True, _nrt=False)
-def play_round_nb(n, dealer, first, order, g):
+def play_round_nb(n, dealer, first, order, gp):
     """Play one round.  ``dealer`` deals; ``first`` acts first (-1: the seat on the dealer's left).
     ``active[3n:4n]`` says which seats take part (1) and which are out of the match (0).  ``order`` (if
-    non-empty) is the rigged deck (_deal); otherwise the deck is shuffled from ``rng``.  ``g``: the round's
-    arrays and rules (new_round).  Results go to ``res``; hands stay in ``hand``.  With st[ST_MODE] =
+    non-empty) is the rigged deck (_deal); otherwise the deck is shuffled from ``rng``.  ``gp``: the address
+    (by_ref.ref) of the round's arrays and rules ``g`` (new_round): a caller that plays many rounds makes it
+    once.  Results go to ``res``; hands stay in ``hand``.  With st[ST_MODE] =
     MODE_RESUME the arrays are a paused round's, which continues at its paused decision.
 
     Turn structure (docs/rules.md 5.1): a play resolves into a *pending attack* on the next player; at the
     start of the victim's turn a response window opens (challenge, stack, deflect, bounce, jump-in); with
     nothing played, the attack resolves.  Taking a penalty is not a turn; a play or a draw is."""
+    g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
     logon = log.shape[0] > 0
@@ -2619,7 +2634,7 @@ def play_round_nb(n, dealer, first, order, g):
     cont = (st[ST_MODE] & MODE_CONTINUE) != 0
     step = (st[ST_MODE] & MODE_STEP) != 0
     obs_on = _observing(n, pol, st)
-    _begin_round(n, dealer, first, order, resume, cont, g)
+    _begin_round(n, dealer, first, order, resume, cont, gp)
     fast = R[R_FAST] != 0 and not (logon or (st[ST_MODE] & MODE_SNAPSHOT) != 0)
     fflags = R[R_FFLAGS] | (FAST_OBS if obs_on else 0)
     jump_rules = R[R_JUMP_RULES] != 0
@@ -2651,7 +2666,7 @@ def play_round_nb(n, dealer, first, order, g):
             mode = 4
         st[ST_JUST_PLAYED] = 0
         if actor < 0 and st[ST_PEND_KIND] >= 0:
-            rw, play_i, mode = _response_window(n, top, g)
+            rw, play_i, mode = _response_window(n, top, g, gp)
             if rw == RW_NEXT:
                 continue
             if rw == RW_PLAY:
@@ -2660,7 +2675,7 @@ def play_round_nb(n, dealer, first, order, g):
                 and st[ST_COLOR_TURN] == 0 and _fast_seat(pol[st[ST_P]]):
             rev_skips = R[R_REV_AS_SKIP] != 0 and st[ST_N_ACTIVE] == 2 \
                 and (R[R_PTL_TWO_PLAYER] != 0 or st[ST_N_SEATED] == 2)
-            actor, play_i = _fast_turns(n, rev_skips, fflags, g)
+            actor, play_i = _fast_turns(n, rev_skips, fflags, g, gp)
             mode = 0
             if actor < 0 and (st[ST_TURNS] >= cap or st[ST_ERR] != 0):
                 continue
@@ -2668,7 +2683,7 @@ def play_round_nb(n, dealer, first, order, g):
         # Draw Four taken back or void (challenge_guilty_card returns_to_hand, void) uncovered the card before it
         top = disc[st[ST_DISC_N] - 1]
         if actor < 0:
-            play_i = _normal_turn(n, top, resume, obs_on, g)
+            play_i = _normal_turn(n, top, resume, obs_on, g, gp)
             resume = False
             if play_i < 0:
                 continue
@@ -2684,18 +2699,18 @@ def play_round_nb(n, dealer, first, order, g):
         prev_color, was_guilty = _lay_card(n, actor, play_i, mode, top, obs_on, g)
         emptied = hlen[actor] == 0
         if emptied:
-            e = _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g)
+            e = _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g, gp)
             if e == EMPTY_ROUND_OVER:
                 break
             if e == EMPTY_NEXT:
                 continue
         if hlen[actor] == 1 and R[R_UNO_CALLS]:
-            _uno_call(n, actor, g)
+            _uno_call(n, actor, gp)
         if rk <= 9 and not (R[R_SWAPS] != 0 and _swap_card(rk, R)):
             st[ST_P] = _nxt(actor, st[ST_D], n, active)  # a number card that swaps nothing: the turn passes on
             continue
-        _card_effect(n, actor, rk, play_c, mode, emptied, was_guilty, prev_color, g)
-    return _finish_round(n, end, g)
+        _card_effect(n, actor, rk, play_c, mode, emptied, was_guilty, prev_color, g, gp)
+    return _finish_round(n, end, gp)
 
 
 # ================================================================================================
@@ -3545,6 +3560,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
     R, RD = new_rules_nb(ri, rf)
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
+    rp = ref(rnd)  # the round's arrays by address: a call with the tuple passes some 170 words
     space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask, pol)  # cmask: still the deck's
     for g in range(ngames):
         gi = game0 + g
@@ -3557,7 +3573,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
             active[3 * n + s] = 1
         # np.int64(-1), not a bare -1: a literal argument makes numba compile a second play_round_nb
         # (specialised on first == -1) instead of sharing play_one_nb's and play_match_batch_nb's
-        w = play_round_nb(n, n - 1, np.int64(-1), order, rnd)
+        w = play_round_nb(n, n - 1, np.int64(-1), order, rp)
         if res[RES_END] == END_POLICY and o_err[0] < 0:
             _note_policy_error(gi, seatmap[st[ST_ERR_SEAT]] if seating != 0 else st[ST_ERR_SEAT], st, o_err)
         o_winner[g] = w
@@ -3571,6 +3587,7 @@ def play_batch_nb(game0, ngames, seed, n, fcol, frank, fpts, ri, rf, pol, pp, se
             o_hpts[g, s] = res[RES_HPTS + s]
         for k in range(o_extra.shape[1]):
             o_extra[g, k] = res[RES_CHALLENGES + k]
+    keep(rnd)  # the rounds' arrays live until here: rp points at them (by_ref)
 
 
 
@@ -3796,6 +3813,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
     R, RD = new_rules_nb(ri, rf)
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, gcol, grank, gpts, cmask, polg, ppg, script,
            ufn, R, RD)
+    rp = ref(rnd)  # the round's arrays by address: a call with the tuple passes some 170 words
     space = pairing_space_nb(pairing != 0, fcol, frank, fpts, cmask, pol)  # cmask: still the deck's
     for g in range(nmatches):
         m = m0 + g
@@ -3808,7 +3826,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
         while ms[MS_ROUNDS] < mi[MI_MAX_ROUNDS]:
             match_round_seed_nb(m, seed, n, mi, ms, scores, obs, rng)
             dealer = ms[MS_DEALER]
-            w = play_round_nb(n, dealer, np.int64(ms[MS_FIRST]), order, rnd)
+            w = play_round_nb(n, dealer, np.int64(ms[MS_FIRST]), order, rp)
             if res[RES_END] == END_POLICY and o_err[0] < 0:
                 _note_policy_error(m, seatmap[st[ST_ERR_SEAT]], st, o_err)
             if r_out.shape[0] > 0:
@@ -3826,6 +3844,7 @@ def play_match_batch_nb(m0, nmatches, seed, n, fcol, frank, fpts, ri, rf, pol, p
             o_scores[g, s] = scores[s % half] if mi[MI_PARTNERS] != 0 else scores[s]
             o_seatmap[g, s] = seatmap[s]
             o_rwins[g, s] = rwins[s]
+    keep(rnd)  # the rounds' arrays live until here: rp points at them (by_ref)
 
 
 @njit(cache=True, _nrt=False)
@@ -3853,8 +3872,11 @@ def play_one_nb(n, dealer, first, order, fcol, frank, fpts, ri, rf, pol, pp, scr
     """play_round_nb with a fixed signature, for calls from Python (scenarios, traces)."""
     cmask = new_card_masks_nb(fcol, frank, fpts)
     R, RD = new_rules_nb(ri, rf)
-    return play_round_nb(n, dealer, first, order, (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs,
-                                                   fcol, frank, fpts, cmask, pol, pp, script, ufn, R, RD))
+    g = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script, ufn,
+         R, RD)
+    w = play_round_nb(n, dealer, first, order, ref(g))
+    keep(g)  # cmask, R and RD are this function's own: they live until the round is over (by_ref)
+    return w
 
 
 # ---- a round in one buffer, stepped from Python (unosim.running.steps): the offsets of its arrays in ``lay`` ----
@@ -3942,8 +3964,10 @@ def steps_nb(n, dealer, first, fcol, frank, fpts, cmask, R, RD, pol, pp, script,
             start[:] = buf
         again = False
         st[ST_MODE] = MODE_STEP | (MODE_CONTINUE if buf[fl + FL_STARTED] != 0 else 0) | snapshot
-        play_round_nb(n, dealer, first, order, (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol,
-                                                frank, fpts, cmask, pol, pp, answers[:na], ufn, R, RD))
+        g = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp,
+             answers[:na], ufn, R, RD)
+        play_round_nb(n, dealer, first, order, ref(g))
+        keep(g)  # the arrays live until the step is over (by_ref)
         if st[ST_ERR] == 3:
             v = single_answer_nb(obs) if auto != 0 and given[0] < NGIVEN else -2
             if v < -1:

@@ -77,6 +77,7 @@ from numba import njit, types
 
 from ..core import enums as E
 from ..core import heuristics_nb, nb
+from ..core.by_ref import ref
 from ..core.enums import NCOLORS, NKINDS, NPP, NRANKS, POL_FORCED
 from ..core.nb import I1, I2, SLOT, LazyKernels, i8
 from .external import Decision, PythonPolicy, RoundState, known_region, register_class
@@ -413,6 +414,7 @@ def _stage_nb(snap, rnd, forced, rows, nroll, seed, wins, first=0):
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script, \
         ufn, R, RD = rnd
     hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
+    rp = ref(rnd)  # the round's arrays by address (unosim.core.by_ref)
     ncards = fcol.shape[1]
     hand_d = np.empty((n, ncards), np.int64)
     pile_d = np.empty(ncards, np.int64)
@@ -453,7 +455,7 @@ def _stage_nb(snap, rnd, forced, rows, nroll, seed, wins, first=0):
             pol[seat] = POL_FORCED  # forced_nb makes it ``own`` once its answers are spent
             if own >= E.POL_SLOT:
                 obs[:] = 0  # what a playout's observations noted is not carried into the next
-            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, rnd)
+            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, rp)
             if st[nb.ST_ERR] == 2:
                 return -2  # a playout's policy answered out of range
             x = 1 if w == seat else 0
