@@ -493,10 +493,11 @@ import time
 from unosim.running.sim import run_batches
 
 def work(lo, hi):
+    if lo == 0:  # said from the pool: on a busy machine the Ctrl-C could otherwise land before run_batches waits
+        print("ready", flush=True)
     while lo == 0:  # the first batch never returns (a policy stuck in a loop)
         time.sleep(0.01)
 
-print("ready", flush=True)
 run_batches(30, 10, 2, work, False, "rounds")
 """
 
