@@ -591,9 +591,22 @@ def _find_kind(p, v, side, hand, hlen, fcol, frank):
     return -1
 
 
+HAND_BLOCK = 16  # hands of up to this many cards change seats as one block of this size (_fits_block)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _fits_block(most, hand):
+    """Whether hands of at most ``most`` cards move as a block of HAND_BLOCK entries: a loop of the same count
+    every time, whose exit the branch predictor learns (a hand's length is a coin flip to it); the entries past a
+    hand's length are moved too and never read."""
+    return most <= HAND_BLOCK and hand.shape[1] >= HAND_BLOCK
+
+
 @njit(cache=True, _nrt=False)
 def _swap_hands(a, b, hand, hlen):
     m = max(hlen[a], hlen[b])
+    if _fits_block(m, hand):
+        m = HAND_BLOCK
     for i in range(m):
         t = hand[a, i]
         hand[a, i] = hand[b, i]
@@ -615,18 +628,22 @@ def _rotate_hands(n, d, active, hand, hlen, tmp):
         return
     # walk the cycle backwards: the hand of prev(s) moves to s.
     ln = hlen[first]
-    for i in range(ln):
+    most = ln
+    for t in range(n):
+        most = max(most, hlen[t])
+    m = HAND_BLOCK if _fits_block(most, hand) and tmp.shape[0] >= HAND_BLOCK else most
+    for i in range(m):
         tmp[i] = hand[first, i]
     s = first
     for _ in range(n):
         prv = _nxt(s, -d, n, active)
         if prv == first:
             break
-        for i in range(hlen[prv]):
+        for i in range(m):
             hand[s, i] = hand[prv, i]
         hlen[s] = hlen[prv]
         s = prv
-    for i in range(ln):
+    for i in range(m):
         hand[s, i] = tmp[i]
     hlen[s] = ln
 
