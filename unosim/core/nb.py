@@ -1334,13 +1334,13 @@ def _fast_swap(n, actor, nxt, rk, c, d, cur, turns, prev_color, obs_on, gp):
 
 
 @njit(cache=True, _nrt=False)
-def _swap_builtin(n, actor, greedy, rk, d, hand, hlen, tmp, active, st, rng, R):
+def _swap_builtin(n, actor, greedy, rk, d, gp):
     """_swap_with for a ``random`` or ``greedy`` actor while no seat reads the observation, a whole-hand swap
     or a pass of hands: the same target (random: uniform over the other seats in seat order, and nobody where
     the swap is optional; greedy: the fewest cards, ties to the nearest in the direction of play), the same
-    random numbers, the same hands and voids after.  It takes only the arrays it needs: _fast_swap's call
-    with the round's 22 arrays cost about 90 ns before the swap began (measured: an empty _fast_swap made
-    seven_zero 0.90x official, a call with two arguments 1.00x)."""
+    random numbers, the same hands and voids after, without _swap_with's decision context."""
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
+        pol, pp, script, ufn, R, RD = deref(gp)
     what, optional, whole = _swap_rule(rk, R)  # whole: lean_swaps leaves the one-card exchange to _fast_swap
     if what == SWAP_PASS:
         _rotate_hands(n, 1 if R[R_ZERO_LEFT] else d, active, hand, hlen, tmp)  # _pass_hands
@@ -1547,7 +1547,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
         elif swaps and rk <= 9 and _swap_card(rk, R):
             q = _nxt(p, d, n, active)
             if lean_swaps and pid <= POL_GREEDY:
-                if _swap_builtin(n, p, pid == POL_GREEDY, rk, d, hand, hlen, tmp, active, st, rng, R):
+                if _swap_builtin(n, p, pid == POL_GREEDY, rk, d, gp):
                     res[RES_SWAPS] += 1
             else:
                 _fast_swap(n, p, q, rk, c, d, cur, turns, prev_color, obs_on, gp)
