@@ -26,8 +26,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 #: every module of the package that defines cached kernels, after the modules whose constants and kernels it
-#: uses (enums first: every kernel reads its constants)
-KERNEL_SOURCES = ("core/enums.py", "core/nb.py", "core/heuristics_nb.py", "players/lookahead.py",
+#: uses (enums first: every kernel reads its constants; by_ref's intrinsics are compiled into the kernels after it)
+KERNEL_SOURCES = ("core/enums.py", "core/by_ref.py", "core/nb.py", "core/heuristics_nb.py", "players/lookahead.py",
                   "players/policy_api.py")
 STAMP_NAME = "kernel_sources.json"
 
