@@ -1241,7 +1241,7 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
 @njit(cache=True, _nrt=False, inline="always")
 def _builtin_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """The built-in policies, ``random`` and ``greedy``, inlined (decide_nb and the fast turns)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     if pol[p] == POL_RANDOM:
         return random_nb(kind, p, nopt, nleg, flag, cur, side, dc)
     return greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc)
@@ -1418,7 +1418,7 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
     g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
+    dc = decision_ctx(g, gp)
     by_symbol = (fflags & FAST_BY_SYMBOL) != 0
     any_action = (fflags & FAST_ANY_ACTION) != 0
     bluff_ok = (fflags & FAST_BLUFF_OK) != 0
@@ -1577,17 +1577,20 @@ def _fast_turns_nb(p, d, n, cur, side, turns, cap, restriction, fflags, prev_col
 # into play_round_nb's loop (inline="always": one site each); the rare ones (the start of a round, the
 # response window, a challenge, an emptied hand, the UNO call, swaps, a Flip, the end) are calls.  A call
 # takes the tuple by its address, ``gp`` (by_ref.ref: one word, where the tuple is some 170), and reads it
-# with ``g = deref(gp)``; an inlined step that makes such a call takes both ``g`` and ``gp``.
+# with ``g = deref(gp)``; an inlined step that makes such a call takes both ``g`` and ``gp``.  The decisions'
+# tuple ``dc`` (decision_ctx) carries ``gp`` too: a decision made by a call (decide_cold_nb, a response, a
+# challenge, a swap's target, a policy of the slot) takes ``gp`` and builds its ``dc`` from it.
 # ================================================================================================
 @njit(cache=True, _nrt=False, inline="always")
-def decision_ctx(g):
+def decision_ctx(g, gp):
     """What the decisions read of the round ``g`` (play_round_nb), as the tuple ``dc`` they take: the seats'
     policies, the observation, hands, faces, discard pile, seats in the round, st, the random stream, the
-    script, the policy slot and the card masks with greedy's keys (fewer arrays than ``g``: a call that passes
-    it costs about 2 ns an array)."""
+    script, the policy slot, the card masks with greedy's keys, and the round's address ``gp``: the inlined
+    decisions read the arrays, and pass ``gp`` to a decision that is a call (which makes its own ``dc`` with
+    ``decision_ctx(deref(gp), gp)``: a tuple of arrays passed by value costs about 2 ns an array a call)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    return pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask
+    return pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp
 
 
 @njit(cache=True, _nrt=False)
@@ -1705,13 +1708,13 @@ def _turn_up_start(g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _start_round(n, dealer, first, g):
+def _start_round(n, dealer, first, g, gp):
     """The starting card's effect (docs/rules.md 1.5): its attack simply happens to the first player (no
     answer); a Reverse turns play to the dealer's right; a Flip is carried out (2.12: the revealed face has
     no action); a wild's colour is named by the first player.  Sets the round's state in st."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
+    dc = decision_ctx(g, gp)
     side = np.int64(0)  # not a literal: where only this value reaches a call (the starting card's colour),
     # numba would compile that callee once more for Literal[int](0) (slot_policy_nb and all below it)
     c = _turn_up_start(g)
@@ -1781,7 +1784,7 @@ def _jump_race(n, top_col, top_rank, p, d, last_actor, attacked, cur, side, lg, 
     with probability p_beats_scheduled one of those who would, drawn at random, beats p; otherwise p, when
     it is the victim of the pending attack (``attacked``), may jump in on it.  Returns (seat, hand index) or
     (-1, -1).  The jump-in window's race (the fast turns run it ahead for the built-ins: _jump_ahead)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     ncards = fcol.shape[1]
     cnt = 0
     q = p
@@ -1897,7 +1900,7 @@ def _jump_ahead(n, actor, col, rk, d, fflags, hand, hlen, cmask, pol, active, st
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _jump_in_window(n, top, g):
+def _jump_in_window(n, top, g, gp):
     """The jump-in window (docs/rules.md 4.1, 4.2) after a card was laid: the player who laid it may lay an
     identical second card (double play), else the others race the scheduled player with an identical card,
     and the victim of an attack may deflect with one.  Returns (seat, hand index) of the card laid out of
@@ -1905,7 +1908,7 @@ def _jump_in_window(n, top, g):
     accumulate the draw adds up)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
+    dc = decision_ctx(g, gp)
     side = st[ST_SIDE]
     cur = st[ST_CUR]
     p = st[ST_P]
@@ -2024,7 +2027,6 @@ def _response_window(n, top, g, gp):
     resolves: the victim draws and loses the turn.  Returns (RW_*, hand index, play mode)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
     victim = st[ST_P]
     side = st[ST_SIDE]
     pend_kind = st[ST_PEND_KIND]
@@ -2037,7 +2039,7 @@ def _response_window(n, top, g, gp):
     if st[ST_CONT_STACK]:
         st[ST_CONT_STACK] = 0
         play_i = _response_choice(victim, pend_kind, fcol[side, top], (R[R_RESP] & 15) | flags, st[ST_CUR], side,
-                                  n, dc)
+                                  n, gp)
         if play_i < 0:
             st[ST_P] = _nxt(victim, st[ST_D], n, active)
             return RW_NEXT, -1, 0
@@ -2046,7 +2048,7 @@ def _response_window(n, top, g, gp):
         decided = True
     open_ = st[ST_NO_RESPONSE] == 0
     if not decided and open_ and _IS_WDRAW[pend_kind] and R[R_CHALLENGE] and not st[ST_PEND_BOUNCED]:
-        if _wants_challenge(victim, st[ST_CUR], side, n, dc):
+        if _wants_challenge(victim, st[ST_CUR], side, n, gp):
             offender = st[ST_PEND_FROM]
             if _challenge(n, victim, offender, pend_kind, st[ST_PEND_N], st[ST_PEND_GUILTY] != 0,
                           st[ST_PEND_PREV_COLOR], gp):
@@ -2062,7 +2064,7 @@ def _response_window(n, top, g, gp):
                 return RW_NEXT, -1, 0
             decided = True
     if not decided and open_ and R[R_RESP] != 0:
-        play_i = _response_choice(victim, pend_kind, fcol[side, top], R[R_RESP] | flags, st[ST_CUR], side, n, dc)
+        play_i = _response_choice(victim, pend_kind, fcol[side, top], R[R_RESP] | flags, st[ST_CUR], side, n, gp)
         if play_i >= 0:
             rw = RW_PLAY
             decided = True
@@ -2137,7 +2139,7 @@ def _normal_turn(n, top, resume, obs_on, g, gp):
     at this decision, whose turn began before the snapshot."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
+    dc = decision_ctx(g, gp)
     p = st[ST_P]
     if not resume:
         skip_next = st[ST_SKIP_NEXT]
@@ -2194,13 +2196,13 @@ def _normal_turn(n, top, resume, obs_on, g, gp):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _lay_card(n, actor, play_i, mode, top, obs_on, g):
+def _lay_card(n, actor, play_i, mode, top, obs_on, g, gp):
     """``actor`` lays the card at hand index play_i, played in ``mode`` (0 a normal turn, 1 a stack, 2 a
     deflection, 3 a bounce, 4 a jump-in, 5 a continued stack, 6 the Invisibility Wild), and names the colour
     of a wild.  Returns (its colour before, whether it was a Wild Draw Four played against the restriction)."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
+    dc = decision_ctx(g, gp)
     side = st[ST_SIDE]
     play_c = hand[actor, play_i]
     rk = frank[side, play_c]
@@ -2249,7 +2251,6 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g, gp):
     round ends, or under play_to_last (4.14) and uno_seven_rounds (4.15) goes on.  Returns EMPTY_*."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
     d = st[ST_D]
     nx = _nxt(actor, d, n, active)
     if rk == FLIP and R[R_FLIP_LAST_EXEC]:
@@ -2259,7 +2260,7 @@ def _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g, gp):
         if _IS_WDRAW[rk] and R[R_CHALLENGE] and R[R_CH_LAST_CARD]:
             if _observing(n, pol, st):
                 _pub(obs, st[ST_TURNS], d, rk, amount, actor, prev_color)  # the evidence for this challenge
-            if _wants_challenge(nx, st[ST_CUR], st[ST_SIDE], n, dc):
+            if _wants_challenge(nx, st[ST_CUR], st[ST_SIDE], n, gp):
                 if _challenge(n, nx, actor, rk, amount, was_guilty, prev_color, gp):
                     st[ST_P] = nx if R[R_CH_SUCCESS_PLAYS] else _nxt(nx, d, n, active)
                     st[ST_JUST_PLAYED] = 0
@@ -2376,7 +2377,6 @@ def _swap_with(n, actor, rk, play_c, g, gp):
     of its choice, knowing it."""
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
     what, optional, whole = _swap_rule(rk, R)
     if what == SWAP_PASS:
         _pass_hands(n, actor, play_c, gp)
@@ -2385,7 +2385,7 @@ def _swap_with(n, actor, rk, play_c, g, gp):
         return
     side = st[ST_SIDE]
     cur = st[ST_CUR]
-    tgt = _choose_target(actor, st[ST_D], optional, cur, side, n, dc)
+    tgt = _choose_target(actor, st[ST_D], optional, cur, side, n, gp)
     if tgt < 0:
         return
     if whole:
@@ -2395,7 +2395,7 @@ def _swap_with(n, actor, rk, play_c, g, gp):
         _swap_hands(actor, tgt, hand, hlen)
         _swap_voids(st, actor, tgt)
     else:
-        ga, gb = _exchange_one(actor, tgt, cur, side, n, dc)
+        ga, gb = _exchange_one(actor, tgt, cur, side, n, gp)
         st[ST_VOID + actor] = 0
         st[ST_VOID + tgt] = 0
         if _observing(n, pol, st) and ga >= 0 and st[ST_ERR] == 0:
@@ -2415,7 +2415,7 @@ def _flip_played(n, actor, gp):
     g = deref(gp)
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \
         pol, pp, script, ufn, R, RD = g
-    dc = decision_ctx(g)
+    dc = decision_ctx(g, gp)
     side = _turn_over(n, hand, hlen, pile, disc, st, res, fcol, frank)
     ntop = disc[st[ST_DISC_N] - 1]
     cur = fcol[side, ntop]
@@ -2607,7 +2607,7 @@ def _begin_round(n, dealer, first, order, resume, cont, gp):
     if _observing(n, pol, st):
         _open_observation(n, resume or cont, g)
     if not (resume or cont):
-        _start_round(n, dealer, first, g)
+        _start_round(n, dealer, first, g, gp)
     st[ST_HELD_ON] = R[R_JUMP_IN] != 0  # only the jump-in window reads the counts
     if st[ST_HELD_ON] != 0:
         _count_held(n, hand, hlen, fcol, frank, st)
@@ -2679,7 +2679,7 @@ def play_round_nb(n, dealer, first, order, gp):
         play_i = -1
         mode = 0
         if jump_rules and st[ST_JUST_PLAYED] != 0 and st[ST_CONT_STACK] == 0:
-            actor, play_i = _jump_in_window(n, top, g)
+            actor, play_i = _jump_in_window(n, top, g, gp)
             mode = 4
         st[ST_JUST_PLAYED] = 0
         if actor < 0 and st[ST_PEND_KIND] >= 0:
@@ -2713,7 +2713,7 @@ def play_round_nb(n, dealer, first, order, gp):
         side = st[ST_SIDE]
         play_c = hand[actor, play_i]
         rk = frank[side, play_c]
-        prev_color, was_guilty = _lay_card(n, actor, play_i, mode, top, obs_on, g)
+        prev_color, was_guilty = _lay_card(n, actor, play_i, mode, top, obs_on, g, gp)
         emptied = hlen[actor] == 0
         if emptied:
             e = _hand_emptied(n, actor, rk, mode, prev_color, was_guilty, g, gp)
@@ -2816,7 +2816,7 @@ def random_or_none_nb(rng, m):
 def random_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """``random``: uniform over the options, each card instance one option (see unosim.players.policies).
     D_PLAY bluffs first with probability pp[p, PP_BLUFF] (flag bit 0: a bluff is possible)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     if kind == D_PLAY:
         if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
             if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
@@ -2841,7 +2841,7 @@ def random_nb(kind, p, nopt, nleg, flag, cur, side, dc):
 @njit(cache=True, _nrt=False, inline="always")
 def greedy_nb(kind, p, nopt, nleg, flag, cur, side, dc):
     """``greedy`` (see unosim.players.policies): most points first, wilds last; answers every attack it can."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     if kind == D_PLAY:
         if (flag & 1) != 0 and pp[p, PP_BLUFF] > 0.0:
             if rand01_nb(rng) < pp[p, PP_BLUFF] and nopt > nleg:
@@ -2978,7 +2978,7 @@ def _count_kinds(obs, base, s, side, hand, hlen, fcol, frank):
 @njit(cache=True, _nrt=False, inline="always")
 def build_obs_nb(kind, p, nopt, nleg, none_ok, cur, side, n, dc):
     """Everything seat p may see for this decision (and only that) into obs; see unosim.players.policy_api."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     obs[OBS_KIND] = kind
     obs[OBS_SEAT] = p
     obs[OBS_NOPT] = nopt
@@ -3064,13 +3064,14 @@ def none_ok_nb(kind, flag):
 
 
 @njit(cache=True, _nrt=False)
-def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
+def forced_nb(kind, p, nopt, nleg, flag, cur, side, gp):
     """A rollout's seat (unosim.players.lookahead): the answers queued in st[ST_FORCE:] for its first decisions
     (each for one decision kind; the queue is dropped at the first decision of another kind), then the
     policy st[ST_FORCE_BASE], which it becomes in ``pol`` (so that the fast turns play its turns): a built-in
     as soon as its last queued answer is given (its next turn is then a fast turn, not one of the full loop,
     with the same answers), a policy of the slot at its first decision after them."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     k = st[ST_FORCE_POS]
     if k < st[ST_FORCE_N]:
         if st[ST_FORCE + 2 * k] == kind:
@@ -3092,10 +3093,11 @@ def forced_nb(kind, p, nopt, nleg, flag, cur, side, dc):
 
 
 @njit(cache=True, _nrt=False)
-def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
+def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, gp):
     """Every policy but random and greedy: scripted, or one called through the slot ``ufn`` with its
     observation; an answer outside the options ends the round with a policy error (ST_ERR = 2)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     pid = pol[p]
     if pid == POL_SCRIPTED:
         return scripted_nb(kind, p, nopt, flag, side, obs, hand, fcol, frank, script, st)
@@ -3104,7 +3106,7 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
         # neither build an observation (a paused seat's is in obs) nor call a policy
         return -1 if none_ok_nb(kind, flag) or kind == D_SWAP_TARGET else 0
     if pid == POL_FORCED:
-        v = forced_nb(kind, p, nopt, nleg, flag, cur, side, dc)
+        v = forced_nb(kind, p, nopt, nleg, flag, cur, side, gp)
         if pol[p] < POL_SLOT:  # a queued answer, or the answer of its built-in base policy
             return v
         pid = pol[p]  # its base is a policy of the slot (lookahead's expert playouts): asked below
@@ -3128,9 +3130,9 @@ def slot_policy_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
 @njit(cache=True, _nrt=False, inline="always")
 def ask_slot_nb(kind, p, pid, nopt, nleg, ok_none, cur, side, n, dc):
     """A policy of the slot (pid >= POL_SLOT) answers: its observation, the call, the check.  Inlined in
-    slot_policy_nb and at the play decision of the fast turns (the hot one: there the call of
-    slot_policy_nb and its 12 array arguments cost about as much as the observation)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    slot_policy_nb and at the play decision of the fast turns (the hot one: there a call of slot_policy_nb
+    with the arrays by value cost about as much as the observation)."""
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     build_obs_nb(kind, p, nopt, nleg, ok_none, cur, side, n, dc)
     return _checked_answer(kind, p, nopt, ok_none, ufn(pid - POL_SLOT, kind, obs, pp[p], rng), st)
 
@@ -3151,7 +3153,7 @@ def _checked_answer(kind, p, nopt, ok_none, v, st):
 @njit(cache=True, _nrt=False, inline="always")
 def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """Seat p's answer to decision ``kind`` over the nopt options in obs: an option index, or -1."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     if pol[p] <= POL_GREEDY:
         return _builtin_nb(kind, p, nopt, nleg, flag, cur, side, dc)
     return _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, dc)
@@ -3161,8 +3163,8 @@ def decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
 def _not_builtin_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     """decide_nb for a seat that is neither random nor greedy: slot_policy_nb, with int64 casts (one
     compiled slot_policy_nb, not one per call site's literal kind and counts)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
-    return slot_policy_nb(np.int64(kind), p, np.int64(nopt), np.int64(nleg), np.int64(flag), cur, side, n, dc)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
+    return slot_policy_nb(np.int64(kind), p, np.int64(nopt), np.int64(nleg), np.int64(flag), cur, side, n, gp)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -3176,14 +3178,15 @@ def decide_cold_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
     decisions as calls measured neutral to faster (seven_zero, whose every turn is in the big loop:
     median 1.09x of before over 5 interleaved pairs).  The int64 casts: numba compiles a non-inlined
     function once per combination of literal arguments, and the sites pass literal kinds and counts."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     return _decide_call_nb(np.int64(kind), np.int64(p), np.int64(nopt), np.int64(nleg), np.int64(flag),
-                           np.int64(cur), np.int64(side), np.int64(n), dc)
+                           np.int64(cur), np.int64(side), np.int64(n), gp)
 
 
 @njit(cache=True, _nrt=False)
-def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, gp):
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     return decide_nb(kind, p, nopt, nleg, flag, cur, side, n, dc)
 
 
@@ -3191,7 +3194,7 @@ def _decide_call_nb(kind, p, nopt, nleg, flag, cur, side, n, dc):
 def _choose_color(p, cur, side, n, dc):
     """decide_nb for D_COLOR, with only the built-ins' colour rules inlined (random_color_nb, _most_color),
     not the whole of random_nb and greedy_nb: the fast turns' plain wilds."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     pid = pol[p]
     if pid == POL_RANDOM:
         return random_color_nb(rng)
@@ -3204,20 +3207,21 @@ def _choose_color(p, cur, side, n, dc):
 def _choose_color_cold(p, cur, side, n, dc):
     """_choose_color as the shared call of decide_cold_nb: the big loop's colours (a Wild Draw Four, the
     starting card, Flip's revealed wild), which come far less often than the fast turns' plain wilds."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     return decide_cold_nb(D_COLOR, p, NCOLORS, NCOLORS, 0, cur, side, n, dc)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _play_drawn_cold(p, cur, side, n, dc):
     """_play_drawn as the shared call of decide_cold_nb, for the big loop."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     return decide_cold_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
 @njit(cache=True, _nrt=False)
-def _wants_challenge(p, cur, side, n, dc):
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+def _wants_challenge(p, cur, side, n, gp):
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     return decide_cold_nb(D_CHALLENGE, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
@@ -3225,17 +3229,18 @@ def _wants_challenge(p, cur, side, n, dc):
 def _play_drawn(p, cur, side, n, dc):
     """decide_nb for D_PLAY_DRAWN, for the fast turns: random and greedy answer BUILTIN_PLAYS_DRAWN
     without being inlined here."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     if pol[p] <= POL_GREEDY:
         return BUILTIN_PLAYS_DRAWN == 1
     return _not_builtin_nb(D_PLAY_DRAWN, p, 2, 2, 0, cur, side, n, dc) == 1
 
 
 @njit(cache=True, _nrt=False)
-def _choose_target(p, d, optional, cur, side, n, dc):
+def _choose_target(p, d, optional, cur, side, n, gp):
     """Whom seat p swaps with (7 under seven_zero, 0 under zero_swap_any, 5).  -1 = nobody (optional).
     Options: the other seats in the round in seat order; info = distance in the direction of play."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     m = 0
     for s in range(n):
         if s != p and active[s]:
@@ -3255,7 +3260,7 @@ def _match_choice(q, want_rank, want_col, cur, side, n, dc):
     Options: q's identical cards in hand order; nobody without one is asked.  Inlined: the jump-in window
     scans every other seat on every turn, and a call with 13 array arguments (about 2 ns each) cost more
     than the scan; only the rare decision is a call (decide_cold_nb)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     cnt = 0
     for i in range(hlen[q]):
         c = hand[q, i]
@@ -3322,13 +3327,14 @@ def _response_priority(q, c, pend_kind, cur, top_col, side, hand, hlen, fcol, fr
 
 
 @njit(cache=True, _nrt=False)
-def _response_choice(q, pend_kind, top_col, flags, cur, side, n, dc):
+def _response_choice(q, pend_kind, top_col, flags, cur, side, n, gp):
     """Index of the card victim q answers a pending attack with, or -1 to take it.  Options: every
     card that may answer, in hand order, info = its _response_priority; nobody without one is asked.
 
     random: uniform over 'take' and every eligible card instance.  greedy: always answers when it
     can: stack (a Draw Two before a Wild Draw Four), else deflect, else bounce."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     cnt = 0
     for i in range(hlen[q]):
         pri = _response_priority(q, hand[q, i], pend_kind, cur, top_col, side, hand, hlen, fcol, frank,
@@ -3344,9 +3350,10 @@ def _response_choice(q, pend_kind, top_col, flags, cur, side, n, dc):
 
 
 @njit(cache=True, _nrt=False)
-def _give_index(q, cur, side, n, dc):
+def _give_index(q, cur, side, n, gp):
     """Hand index of the card q hands over in a one-for-one exchange (options: every card of q)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     for i in range(hlen[q]):
         obs[OBS_OPT + OPT_STRIDE * i + 1] = i
     k = decide_cold_nb(D_GIVE_CARD, q, hlen[q], hlen[q], 0, cur, side, n, dc)
@@ -3354,14 +3361,15 @@ def _give_index(q, cur, side, n, dc):
 
 
 @njit(cache=True, _nrt=False)
-def _exchange_one(a, b, cur, side, n, dc):
+def _exchange_one(a, b, cur, side, n, gp):
     """swap_on_five one_card_each_own_choice: a and b each give one card of their own choice.  Returns the
     cards given by a and by b (-1, -1 when a hand is empty)."""
-    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask = dc
+    dc = decision_ctx(deref(gp), gp)
+    pol, pp, obs, hand, hlen, fcol, frank, fpts, disc, active, st, rng, script, ufn, cmask, gp = dc
     if hlen[a] == 0 or hlen[b] == 0:
         return -1, -1
-    ia = _give_index(a, cur, side, n, dc)
-    ib = _give_index(b, cur, side, n, dc)
+    ia = _give_index(a, cur, side, n, gp)
+    ib = _give_index(b, cur, side, n, gp)
     t = hand[a, ia]
     hand[a, ia] = hand[b, ib]
     hand[b, ib] = t
