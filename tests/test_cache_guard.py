@@ -52,17 +52,19 @@ def test_a_changed_source_drops_the_cached_kernels_built_on_it_and_only_those(tm
 
     recompile()
     assert cache_guard.drop_stale_kernels(pkg) == 0  # the sources are as stamped: the caches stay
-    # heuristics_nb changes: its kernels and those built on it (lookahead, policy_api) go; nb's stay
+    # heuristics_nb changes: its kernels and those built on it (lookahead, policy_api) go; the engine's stay
     (pkg / "core" / "heuristics_nb.py").write_text("# changed\n")
     assert cache_guard.drop_stale_kernels(pkg) == 3
-    assert _names(cache_guard.cached_kernels(pkg)) == ["by_ref", "enums", "nb"]
+    engine = cache_guard.KERNEL_SOURCES[:cache_guard.KERNEL_SOURCES.index("core/heuristics_nb.py")]
+    assert "core/nb.py" in engine and "core/round_nb.py" in engine
+    assert _names(cache_guard.cached_kernels(pkg)) == sorted(Path(rel).stem for rel in engine)
     recompile()
     # a constant of enums changes (no other file does): every cached kernel goes
     (pkg / "core" / "enums.py").write_text("# core/enums.py\nX = 2\n")
     assert cache_guard.drop_stale_kernels(pkg) == len(cache_guard.KERNEL_SOURCES)
     assert cache_guard.cached_kernels(pkg) == []
     recompile()
-    # by_ref's intrinsics change: nb's kernels and every module after them go, enums' stay
+    # by_ref's intrinsics change: the engine's kernels and every module after them go, enums' stay
     (pkg / "core" / "by_ref.py").write_text("# changed\n")
     assert cache_guard.drop_stale_kernels(pkg) == len(cache_guard.KERNEL_SOURCES) - 1
     assert _names(cache_guard.cached_kernels(pkg)) == ["enums"]

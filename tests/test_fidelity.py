@@ -10,7 +10,7 @@ import pytest
 from test_house_rules import PILE, run, trace
 
 from unosim.core import enums as E
-from unosim.core import nb
+from unosim.core import layout, nb, rng_nb, rules_nb
 
 # ================================================================================================
 # deflect_skip (docs/rules.md 4.6) with two players: a Reverse acts as a Skip (1.17) but is not a Skip
@@ -35,9 +35,9 @@ def test_deflect_skip_two_players_a_skip_is_still_deflected() -> None:
 def test_answer_mask_leaves_skips_out_after_a_reverse_that_skips() -> None:
     """The fast turns' answer mask is exact here, not just a superset: with deflect_skip alone, nothing may
     answer a Reverse that skips, so its victim is resolved at once in the fast turns too."""
-    skip_bit = 1 << (nb.CM_RANK0 + E.SKIP)
-    assert nb._answer_mask(E.SKIP, E.REVERSE, 16) == 0
-    assert nb._answer_mask(E.SKIP, E.SKIP, 16) == skip_bit
+    skip_bit = 1 << (layout.CM_RANK0 + E.SKIP)
+    assert rules_nb._answer_mask(E.SKIP, E.REVERSE, 16) == 0
+    assert rules_nb._answer_mask(E.SKIP, E.SKIP, 16) == skip_bit
 
 
 # ================================================================================================
@@ -51,7 +51,7 @@ def _lazy_dealers(pts: list[int], winner: int, tie_random: bool, draws: int) -> 
     seated = np.ones(n, np.int64)
     out = np.empty(draws, np.int64)
     for k in range(draws):
-        rng = np.array([nb.game_seed_nb(np.uint64(7), np.uint64(k))], np.uint64)
+        rng = np.array([rng_nb.game_seed_nb(np.uint64(7), np.uint64(k))], np.uint64)
         out[k] = nb._lazy_dealer_nb(winner, n, p, seated, tie_random, rng)
     return out
 

@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from unosim.core import cards_nb, pairing_nb, rng_nb
 from unosim.core import enums as E
-from unosim.core import nb
 from unosim.ruleset.decks import card_name, flip_deck, get_deck
 from unosim.running.scenario import Game, parse_kind, play, rig_order
 from unosim.running.sim import simulate
@@ -856,7 +856,7 @@ def test_random_games_conserve_cards_and_use_the_seed_pairing(n: int) -> None:
             if g.end_reason == "win":
                 assert_scored(g)
             # the game's tables are the canonical faces with this seed's pairing
-            nb.pair_faces_nb(seed + 100 * n, np.uint64(0), base.face_color, base.face_rank, base.face_points,
+            pairing_nb.pair_faces_nb(seed + 100 * n, np.uint64(0), base.face_color, base.face_rank, base.face_points,
                              gcol, grank, gpts)
             assert np.array_equal(g.deck.face_color, gcol) and np.array_equal(g.deck.face_rank, grank)
             assert np.array_equal(g.deck.face_points, gpts)
@@ -871,7 +871,7 @@ def test_random_games_conserve_cards_and_use_the_seed_pairing(n: int) -> None:
 def _pairing(g: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     base = get_deck("flip")
     out = tuple(np.empty_like(a) for a in (base.face_color, base.face_rank, base.face_points))
-    nb.pair_faces_nb(g, np.uint64(seed), base.face_color, base.face_rank, base.face_points, *out)
+    pairing_nb.pair_faces_nb(g, np.uint64(seed), base.face_color, base.face_rank, base.face_points, *out)
     return out
 
 
@@ -887,9 +887,9 @@ def _reference_pairing(g: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.nd
 
     base = get_deck("flip")
     col, rank, pts = (a.copy() for a in (base.face_color, base.face_rank, base.face_points))
-    h = mix((seed ^ int(nb._PAIR_SALT)) ^ mix((g + int(nb._GOLDEN)) & mask))
+    h = mix((seed ^ int(pairing_nb._PAIR_SALT)) ^ mix((g + int(rng_nb._GOLDEN)) & mask))
     for i in range(base.size - 1, 0, -1):
-        h = mix((h + int(nb._GOLDEN)) & mask)
+        h = mix((h + int(rng_nb._GOLDEN)) & mask)
         j = ((h >> 32) * (i + 1)) >> 32
         for a in (col, rank, pts):
             a[1, i], a[1, j] = a[1, j], a[1, i]
@@ -903,14 +903,14 @@ def test_pairings_drawn_eight_games_at_a_time_are_each_games_own(game0: int) -> 
     base = get_deck("flip")
     seed = np.uint64(2024)
     gcol, grank, gpts = (a.copy() for a in (base.face_color, base.face_rank, base.face_points))
-    cmask = nb.new_card_masks_nb(gcol, grank, gpts)
+    cmask = cards_nb.new_card_masks_nb(gcol, grank, gpts)
     greedy_seated = np.array([E.POL_RANDOM, E.POL_GREEDY], np.int64)  # its keys are paired too (cmask[3])
-    space = nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points, cmask, greedy_seated)
-    for g in range(2 * nb.PAIR_LANES + 3):
-        nb.pair_game_nb(g, game0 + g, seed, space, gcol, grank, gpts, cmask)
+    space = pairing_nb.pairing_space_nb(True, base.face_color, base.face_rank, base.face_points, cmask, greedy_seated)
+    for g in range(2 * pairing_nb.PAIR_LANES + 3):
+        pairing_nb.pair_game_nb(g, game0 + g, seed, space, gcol, grank, gpts, cmask)
         want = _reference_pairing(game0 + g, int(seed))
         assert all(np.array_equal(got, w) for got, w in zip((gcol, grank, gpts), want, strict=True))
-        assert np.array_equal(cmask, nb.new_card_masks_nb(gcol, grank, gpts))  # greedy's keys too
+        assert np.array_equal(cmask, cards_nb.new_card_masks_nb(gcol, grank, gpts))  # greedy's keys too
         assert all(np.array_equal(got, w) for got, w in zip((gcol, grank, gpts), _pairing(game0 + g, int(seed)),
                                                              strict=True))
 

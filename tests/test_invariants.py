@@ -17,8 +17,17 @@ import pytest
 from numba import njit
 
 from unosim import simulate
+from unosim.core import (
+    cards_nb,
+    decide_nb,
+    hands_nb,
+    layout,
+    nb,
+    pairing_nb,
+    rng_nb,
+    rules_nb,
+)
 from unosim.core import enums as E
-from unosim.core import nb
 from unosim.errors import UnosimError
 from unosim.ruleset.decks import classic_deck, classic_points, get_deck
 from unosim.ruleset.rules import OPTIONS, RuleError, parse_rules
@@ -290,13 +299,13 @@ FAST_RULES = [
     # a jump-in on a bounce takes the bounced attack over, and what the bounce said of it with it
     "jump_in+set(reverse_bounce=true, p_beats_scheduled=1)",
     "stacking+set(deflect_skip=true, turn_cap=24)",
-    # the swaps and passes of hands, carried out in the fast turns (nb._swap_builtin, nb._fast_swap)
+    # the swaps and passes of hands, carried out in the fast turns (swaps_nb._swap_builtin, swaps_nb._fast_swap)
     "seven_zero",
     "seven_zero+set(zero_pass_direction=left, seven_swap_mandatory=false)",
     "official+set(zero_swap_any=true, swap_on_five=true)",
     "official+set(swap_on_five=true, swap5_mode=whole_hand, swap5_optional=false)",
     "official+set(speed_round_n_round=true, uno_forget_prob=0.5)",
-    # jump-in: a card whose twin is held goes back to the big loop, which opens the window (nb._jumpable)
+    # jump-in: a card whose twin is held goes back to the big loop, which opens the window (rules_nb._jumpable)
     "jump_in",
     "jump_in+set(jump_in_allow_wild=false, jump_in_allow_wd4=true, jump_in_draw_resolution=accumulate)",
     "party",
@@ -318,7 +327,7 @@ FAST_RULES = [
                                            (3, "bluffer,card_counter,challenger(threshold=0.2)"),
                                            (2, "weighted,attack")])
 def test_fast_turns_match_the_full_loop(rules: str, n: int, policy: str) -> None:
-    """simulate plays most turns in nb._fast_turns_nb; scenario.play keeps an event log, which turns the fast
+    """simulate plays most turns in turns_nb._fast_turns_nb; scenario.play keeps an event log, which turns the fast
     turns off, so every turn runs through play_round_nb's full loop: both give the same rounds (the
     heuristics' line-ups show that a slot seat sees the same observation in both)."""
     rec = simulate(players=n, policies=policy, rules=rules, games=60, seed=0, threads=1).records
@@ -434,13 +443,13 @@ def test_bad_input(kwargs: dict, needle: str) -> None:
 
 @njit(cache=False)
 def _scan_options(p, cur, side, top, by_symbol, any_action, restriction, bluff_ok, hand, hlen, fcol, frank, obs, tmp):
-    cmask = nb.new_card_masks_nb(fcol, frank, fcol)  # points stand-in: only greedy's keys read them
+    cmask = cards_nb.new_card_masks_nb(fcol, frank, fcol)  # points stand-in: only greedy's keys read them
     no = False
-    # the round's tuple (nb.play_round_nb's ``g``): what the scan reads (hand, hlen, obs, faces, masks, scratch ``lg``)
+    # the round's tuple (round_nb.play_round_nb's ``g``): what the scan reads (hand, hlen, obs, faces, masks, scratch ``lg``)
     # in place, the rest (piles, policies, rules) are stand-ins it never reads
     g = (hand, hlen, tmp, tmp, tmp, tmp, hlen, hlen, hlen, obs, hlen, obs, fcol, frank, fcol, cmask, hlen, fcol, hlen,
          hlen, hlen, hlen)
-    nleg, nopt, bluff = nb._play_options(p, cur, side, top, frank[side, top], no, no, bluff_ok, by_symbol, any_action,
+    nleg, nopt, bluff = cards_nb._play_options(p, cur, side, top, frank[side, top], no, no, bluff_ok, by_symbol, any_action,
                                          restriction, g)
     out = np.empty(nopt, np.int64)
     for k in range(nopt):
@@ -471,23 +480,23 @@ def _reference_options(hand, cur, side, top, by_symbol, any_action, restriction,
     return len(legal), bluff, legal
 
 
-@njit  # not cached: a cached copy would keep an old nb._answer_mask
+@njit  # not cached: a cached copy would keep an old rules_nb._answer_mask
 def _answer_mask_misses(fcol, frank, cmask, pend_kinds):
-    """(resp, pend, top rank, colour, side, card) of the first card that nb._response_priority lets answer
-    but nb._answer_mask leaves out, over every switch combination; all -1 when there is none."""
+    """(resp, pend, top rank, colour, side, card) of the first card that decide_nb._response_priority lets answer
+    but rules_nb._answer_mask leaves out, over every switch combination; all -1 when there is none."""
     hand = np.zeros((2, fcol.shape[1]), np.int64)
     hlen = np.array([0, 1], np.int64)
     for resp in range(2048):
         for restriction in range(3):
             for j in range(pend_kinds.shape[0]):
                 pend, top_rank = pend_kinds[j, 0], pend_kinds[j, 1]
-                m = nb._answer_mask(pend, top_rank, resp)
+                m = rules_nb._answer_mask(pend, top_rank, resp)
                 flags = resp | (restriction << 11) | (top_rank << 16)
                 for col in range(4):
                     for side in range(fcol.shape[0]):
                         for c in range(fcol.shape[1]):
                             hand[1, 0] = c
-                            if nb._response_priority(1, c, pend, col, col, side, hand, hlen, fcol, frank, flags) > 0 \
+                            if decide_nb._response_priority(1, c, pend, col, col, side, hand, hlen, fcol, frank, flags) > 0 \
                                     and (cmask[side, c] & m) == 0:
                                 return resp, pend, top_rank, col, side, c
     return -1, -1, -1, -1, -1, -1
@@ -495,25 +504,25 @@ def _answer_mask_misses(fcol, frank, cmask, pend_kinds):
 
 @pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter"])
 def test_answer_mask_covers_every_answer(deck: str) -> None:
-    """The fast turns resolve an attack at once when the victim's hand meets none of nb._answer_mask's bits;
+    """The fast turns resolve an attack at once when the victim's hand meets none of rules_nb._answer_mask's bits;
     that is exact only if every card _response_priority lets answer has one of them (a superset).  Checked
     for every response-window switch, restriction, colour, side and card, for each coloured and wild draw card
     and a Skip (a Reverse that skips with two players too)."""
     from unosim.ruleset.decks import get_deck
     dk = get_deck(deck)
     fcol, frank = dk.face_color.astype(np.int64), dk.face_rank.astype(np.int64)
-    draws = {int(r) for r in frank[fcol != E.BLACK] if nb._DRAW_N[r] > 0}
-    wild_draws = {int(r) for r in frank[fcol == E.BLACK] if nb._IS_WDRAW[r]}
+    draws = {int(r) for r in frank[fcol != E.BLACK] if layout._DRAW_N[r] > 0}
+    wild_draws = {int(r) for r in frank[fcol == E.BLACK] if layout._IS_WDRAW[r]}
     pend_kinds = np.array([(r, r) for r in sorted(draws | wild_draws)] + [(E.SKIP, E.SKIP), (E.SKIP, E.REVERSE)],
                           np.int64)
-    miss = _answer_mask_misses(fcol, frank, nb.new_card_masks_nb(fcol, frank, dk.face_points.astype(np.int64)),
+    miss = _answer_mask_misses(fcol, frank, cards_nb.new_card_masks_nb(fcol, frank, dk.face_points.astype(np.int64)),
                                 pend_kinds)
     assert miss == (-1,) * 6, f"resp, pend, top rank, colour, side, card of a missed answer: {miss}"
 
 
 @pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter"])
 def test_mask_scan_equals_the_rules_card_by_card(deck: str) -> None:
-    """nb._play_options tests one mask word per card (nb.card_masks_nb, nb._turn_masks): on random hands, top
+    """cards_nb._play_options tests one mask word per card (cards_nb.card_masks_nb, cards_nb._turn_masks): on random hands, top
     cards, colours (a free colour too) and rule switches it gives the options of the card-by-card rules."""
     from unosim.ruleset.decks import get_deck
     dk = get_deck(deck)
@@ -547,7 +556,7 @@ def _reference_greedy_card(cards: list[int], cur: int, side: int, fcol, frank, f
         col, rk = int(fcol[side, c]), int(frank[side, c])
         if col == E.BLACK:
             continue
-        symbol = 4 if nb._DRAW_N[rk] > 0 else priority.get(rk, 0)
+        symbol = 4 if layout._DRAW_N[rk] > 0 else priority.get(rk, 0)
         order = (int(fpts[side, c]), col == cur, symbol, -col)
         if best_order is None or order > best_order:
             best, best_order = k, order
@@ -568,21 +577,21 @@ def _reference_greedy_colour(cards: list[int], side: int, fcol) -> int:
 def _greedy_card(hand, nleg, cur, side, obs, cmask, fcol):
     for k in range(nleg):
         obs[E.OBS_OPT + E.OPT_STRIDE * k + 1] = k
-    return nb._greedy_play(0, nleg, cur, side, obs, hand, cmask), nb._most_color(0, side, hand, np.array([nleg]), fcol)
+    return decide_nb._greedy_play(0, nleg, cur, side, obs, hand, cmask), hands_nb._most_color(0, side, hand, np.array([nleg]), fcol)
 
 
 @pytest.mark.parametrize("deck", ["classic", "flip", "harry_potter", "bts", "zoo"])
 def test_greedys_card_keys_order_cards_as_its_rule(deck: str) -> None:
-    """greedy picks its card by one key a card (nb._greedy_key, beside the card masks; the paired keys of a UNO Flip
-    game: test_flip) and names the colour it holds most of (nb._most_color): on random hands, colours (a free one
+    """greedy picks its card by one key a card (cards_nb._greedy_key, beside the card masks; the paired keys of a UNO Flip
+    game: test_flip) and names the colour it holds most of (hands_nb._most_color): on random hands, colours (a free one
     too) and both sides (a Flip game's own faces), card and colour are those its rule names card by card."""
     dk = get_deck(deck)
     fcol, frank, fpts = (a.astype(np.int64) for a in (dk.face_color, dk.face_rank, dk.face_points))
     if deck == "flip":  # a game's own pairing of the faces, as the batch kernels make it
         gcol, grank, gpts = fcol.copy(), frank.copy(), fpts.copy()
-        nb.pair_faces_nb(3, np.uint64(5), fcol, frank, fpts, gcol, grank, gpts)
+        pairing_nb.pair_faces_nb(3, np.uint64(5), fcol, frank, fpts, gcol, grank, gpts)
         fcol, frank, fpts = gcol, grank, gpts
-    cmask = nb.new_card_masks_nb(fcol, frank, fpts)
+    cmask = cards_nb.new_card_masks_nb(fcol, frank, fpts)
     nc = fcol.shape[1]
     rng = np.random.default_rng(12)
     obs = np.zeros(E.obs_size(nc), np.int64)
@@ -624,18 +633,18 @@ def test_held_counts_follow_every_card_into_and_out_of_hands(rules: str, deck: s
         ri, rf = pack_rules(parse_rules(f"{rules}+set(turn_cap={cap})"), dk)
         for g in range(4):
             hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, nc)
-            rng[0] = nb.game_seed_nb(np.uint64(cap), np.uint64(g))
+            rng[0] = rng_nb.game_seed_nb(np.uint64(cap), np.uint64(g))
             nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp, script,
                            hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res,
                            np.zeros(E.obs_size(nc), np.int64), nb.no_slot_nb)
-            side = st[nb.ST_SIDE]
+            side = st[layout.ST_SIDE]
             want = np.zeros(E.NKINDS, np.int64)
             for q in range(n):
                 for c in hand[q, :hlen[q]]:
                     want[dk.face_color[side, c] * E.NRANKS + dk.face_rank[side, c]] += 1
-            assert st[nb.ST_HELD_ON] == 1
-            assert (st[nb.ST_HELD:nb.ST_HELD + E.NKINDS] == want).all(), (rules, deck, cap, g)
-            checked += res[nb.RES_END] == nb.END_CAP
+            assert st[layout.ST_HELD_ON] == 1
+            assert (st[layout.ST_HELD:layout.ST_HELD + E.NKINDS] == want).all(), (rules, deck, cap, g)
+            checked += res[layout.RES_END] == nb.END_CAP
     assert checked > 100  # most rounds were stopped in the middle
 
 

@@ -19,7 +19,7 @@ _RUNS = r"""
 import json, sys
 import numba
 import unosim
-from unosim.core import nb
+from unosim.core import nb, round_nb, turns_nb
 runs = [
     dict(rules="official", players=4, policies="random"),
     dict(rules="official", players=3, policies="greedy,random,greedy"),
@@ -33,8 +33,9 @@ for r in runs:
     unosim.simulate(games=30 if r.get("mode") == "match" else 300, seed=1, threads=2, **r)
 from unosim.running import scenario  # noqa: E402  (the scenario path: play_one_nb)
 out = {}
-for name in ("play_batch_nb", "play_match_batch_nb", "play_round_nb", "_fast_turns_nb", "play_one_nb"):
-    disp = getattr(nb, name)
+for mod, name in ((nb, "play_batch_nb"), (nb, "play_match_batch_nb"), (round_nb, "play_round_nb"),
+                  (turns_nb, "_fast_turns_nb"), (nb, "play_one_nb")):
+    disp = getattr(mod, name)
     out[name] = [[str(t) for t in sig] for sig in disp.signatures]
 json.dump(out, sys.stdout)
 """
@@ -63,9 +64,9 @@ def _compiled_functions() -> list[tuple[str, int, int]]:
 
 def test_kernel_shape_script_reports_the_longest_compiled_function():
     fns = {name: (loc, params) for name, loc, params in _compiled_functions()}
-    assert "unosim/core/nb.py:play_round_nb" in fns
-    loc, params = fns["unosim/core/nb.py:randint_nb"]
-    assert 1 <= loc <= 10 and params == 2, fns["unosim/core/nb.py:randint_nb"]
+    assert "unosim/core/round_nb.py:play_round_nb" in fns
+    loc, params = fns["unosim/core/rng_nb.py:randint_nb"]
+    assert 1 <= loc <= 10 and params == 2, fns["unosim/core/rng_nb.py:randint_nb"]
 
 
 def test_no_compiled_function_grows_past_the_limits():

@@ -120,3 +120,25 @@ def test_importing_unosim_imports_no_subpackage_module_but_the_registry():
             "print(sorted(m for m in sys.modules if m.startswith('unosim.') and m.count('.') > 1))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "['unosim.core.enums', 'unosim.players.plugins', 'unosim.players.policies']"
+
+
+def test_the_core_modules_import_in_the_order_the_cache_guard_fingerprints_them():
+    """cache_guard drops the cached kernels of a changed source and of every source after it in KERNEL_SOURCES:
+    that is safe only while a kernel module imports (and so may freeze into its code) modules before it alone."""
+    from unosim.core import cache_guard
+
+    order = [f"unosim.{rel[:-3].replace('/', '.')}" for rel in cache_guard.KERNEL_SOURCES]
+    graph = _graph()
+    core = sorted(m for m in graph if m.startswith("unosim.core.") and m.endswith("_nb") or m == "unosim.core.layout")
+    assert set(core) <= set(order), sorted(set(core) - set(order))
+    wrong = [f"{m} imports {d}" for m in order for d in graph[m] if d in order and order.index(d) > order.index(m)]
+    assert not wrong, wrong
+
+
+def test_a_name_of_the_one_module_core_is_still_found_in_nb():
+    from unosim.core import layout, nb, rng_nb, round_nb
+
+    assert nb.ST_P is layout.ST_P and nb.randint_nb is rng_nb.randint_nb
+    assert nb.play_round_nb is round_nb.play_round_nb
+    with pytest.raises(AttributeError, match="no_such_kernel"):
+        nb.no_such_kernel  # noqa: B018

@@ -10,7 +10,7 @@ import pytest
 from unosim import simulate
 from unosim.analysis.stats import proportion_ci
 from unosim.core import enums as E
-from unosim.core import nb
+from unosim.core import layout, nb, observe_nb, rng_nb
 from unosim.players.external import Decision, RoundState
 from unosim.players.lookahead import COUNTERS, Lookahead, candidate_moves
 from unosim.players.policies import PolicyError
@@ -31,13 +31,13 @@ class Table:
         self.n = n
         self.dk = get_deck(deck)
         self.ri, self.rf = pack_rules(parse_rules(rules), self.dk)
-        self.game_seed = nb.game_seed_nb(np.uint64(seed), np.uint64(gi))
+        self.game_seed = rng_nb.game_seed_nb(np.uint64(seed), np.uint64(gi))
         nc = self.dk.size
         self.hand = np.zeros((n, nc), np.int64)
         self.hlen = np.zeros(n, np.int64)
         self.pile, self.disc, self.lg, self.tmp = (np.zeros(nc, np.int64) for _ in range(4))
-        self.st = np.zeros(nb.NST, np.int64)
-        self.res = np.zeros(nb.NRES, np.int64)
+        self.st = np.zeros(layout.NST, np.int64)
+        self.res = np.zeros(layout.NRES, np.int64)
         self.obs = np.zeros(E.obs_size(nc), np.int64)
         self.rng = np.zeros(1, np.uint64)
         self.active = np.ones(4 * n, np.int64)
@@ -47,7 +47,7 @@ class Table:
         self.rng[0] = self.game_seed
         self.active[:] = 1
         self.st[:] = 0
-        self.st[nb.ST_MODE] = mode
+        self.st[layout.ST_MODE] = mode
         return self.call(np.array(pol, np.int64), np.array(queue, np.int64))
 
     def call(self, pol: np.ndarray, script: np.ndarray) -> int:
@@ -63,8 +63,8 @@ class Table:
         queue: list[int] = []
         plays = 0
         while True:
-            self.play(pol, queue, nb.MODE_SNAPSHOT)
-            if self.st[nb.ST_ERR] != 3:
+            self.play(pol, queue, layout.MODE_SNAPSHOT)
+            if self.st[layout.ST_ERR] != 3:
                 return None
             d = Decision.from_obs(self.obs, 0)
             if d.kind == "play":
@@ -80,16 +80,16 @@ class Table:
 
     def resume_greedy(self) -> int:
         """Continue the paused round with every seat greedy (POL_FORCED with no answers queued)."""
-        self.st[nb.ST_MODE] = nb.MODE_RESUME
-        self.st[nb.ST_FORCE_N] = 0
-        self.st[nb.ST_FORCE_BASE] = E.POL_GREEDY
+        self.st[layout.ST_MODE] = layout.MODE_RESUME
+        self.st[layout.ST_FORCE_N] = 0
+        self.st[layout.ST_FORCE_BASE] = E.POL_GREEDY
         return self.call(np.full(self.n, E.POL_FORCED, np.int64), np.zeros(0, np.int64))
 
     def outcome(self) -> tuple:
         hands = tuple(tuple(sorted(self.hand[s, :self.hlen[s]])) for s in range(self.n))
-        keep = [nb.RES_WINNER, nb.RES_TURNS, nb.RES_WPTS, nb.RES_DRAWN, nb.RES_END, nb.RES_RESHUF,
-                nb.RES_CHALLENGES, nb.RES_STACK_MAX, nb.RES_SWAPS, nb.RES_JUMPS, nb.RES_FLIPS, nb.RES_COLOR,
-                nb.RES_SIDE]
+        keep = [layout.RES_WINNER, layout.RES_TURNS, layout.RES_WPTS, layout.RES_DRAWN, layout.RES_END, layout.RES_RESHUF,
+                layout.RES_CHALLENGES, layout.RES_STACK_MAX, layout.RES_SWAPS, layout.RES_JUMPS, layout.RES_FLIPS, layout.RES_COLOR,
+                layout.RES_SIDE]
         return tuple(int(self.res[i]) for i in keep), hands
 
 
@@ -111,7 +111,7 @@ def test_a_round_resumed_from_its_snapshot_ends_exactly_as_if_never_paused(rules
 
 def _hidden_positions(t: Table, seat: int):
     pos = [(q, i) for q in range(t.n) if q != seat for i in range(t.hlen[q])]
-    return pos, int(t.st[nb.ST_PILE_N])
+    return pos, int(t.st[layout.ST_PILE_N])
 
 
 def _permute_hidden(t: Table, seat: int, rng: np.random.Generator, keep_backs: bool) -> None:
@@ -119,11 +119,11 @@ def _permute_hidden(t: Table, seat: int, rng: np.random.Generator, keep_backs: b
     the cards it knows of (shown or passed to it) where they are, and on a two-sided deck the visible
     back of every card in another hand."""
     pos, pile_n = _hidden_positions(t, seat)
-    kn0 = nb._seen_at(t.obs, t.dk.size)
+    kn0 = observe_nb._seen_at(t.obs, t.dk.size)
     pos = [(q, i) for q, i in pos if not t.obs[kn0 + t.hand[q, i]] & (1 << seat)]  # known cards stay put
     cards = [t.hand[q, i] for q, i in pos] + list(t.pile[:pile_n])
     slots = [("h", q, i) for q, i in pos] + [("p", j, 0) for j in range(pile_n)]
-    side = int(t.st[nb.ST_SIDE])
+    side = int(t.st[layout.ST_SIDE])
 
     def back(c):
         return (t.dk.face_color[1 - side, c], t.dk.face_rank[1 - side, c]) if keep_backs else 0
@@ -391,7 +391,7 @@ def test_budget_study_writes_its_table_chart_and_pages(tmp_path):
 @pytest.mark.parametrize("base", [E.POL_RANDOM, E.POL_GREEDY])
 def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, base):
     """A rollout's forced seat among random or greedy seats: the other seats' turns run in the fast turns
-    (nb._fast_turns_nb), and so do the forced seat's once its queued answers are spent (it becomes its base
+    (turns_nb._fast_turns_nb), and so do the forced seat's once its queued answers are spent (it becomes its base
     policy in ``pol``); until then its turns go back to the full loop.  With an event log (which turns the
     fast turns off) every round is the same.  (The full loop once judged the forced seat's cards against
     the top card from before the fast turns.)"""
@@ -405,15 +405,15 @@ def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, bas
             hand, hlen, pile, disc, lg, tmp, active, st, rng, _log, order, script, res, _ = nb.workspace_nb(n, nc)
             pol = np.full(n, base, np.int64)
             pol[g % n] = E.POL_FORCED
-            st[nb.ST_FORCE_BASE] = base
-            st[nb.ST_FORCE_N] = 1 + g % 2  # its first play: the first option (or a draw), then maybe the last
-            st[nb.ST_FORCE:nb.ST_FORCE + 4] = (E.D_PLAY, 0 if g % 3 else -1, E.D_PLAY, 0)
-            rng[0] = nb.game_seed_nb(np.uint64(7), np.uint64(g))
+            st[layout.ST_FORCE_BASE] = base
+            st[layout.ST_FORCE_N] = 1 + g % 2  # its first play: the first option (or a draw), then maybe the last
+            st[layout.ST_FORCE:layout.ST_FORCE + 4] = (E.D_PLAY, 0 if g % 3 else -1, E.D_PLAY, 0)
+            rng[0] = rng_nb.game_seed_nb(np.uint64(7), np.uint64(g))
             w = nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp,
                                script, hand, hlen, pile, disc, lg, tmp, active, st, rng,
                                np.zeros((logsize, 5), np.int64), res, np.zeros(E.obs_size(nc), np.int64),
                                nb.no_slot_nb)
-            outs.append((w, res[nb.RES_TURNS], res[nb.RES_DRAWN], res[nb.RES_WPTS], tuple(hlen)))
+            outs.append((w, res[layout.RES_TURNS], res[layout.RES_DRAWN], res[layout.RES_WPTS], tuple(hlen)))
             assert pol[g % n] == base, "the forced seat becomes its base policy once its answers are spent"
         assert outs[0] == outs[1], (rules, base, g)
 
@@ -445,13 +445,13 @@ def test_a_forced_seat_whose_base_is_a_heuristic_plays_as_it_from_its_first_deci
             pp = np.zeros((n, E.NPP), np.float64)
             pp[g % n] = epp[0]
             pol[g % n] = E.POL_FORCED if forced else epol[0]
-            st[nb.ST_FORCE_BASE] = epol[0]
-            rng[0] = nb.game_seed_nb(np.uint64(9), np.uint64(g))
+            st[layout.ST_FORCE_BASE] = epol[0]
+            rng[0] = rng_nb.game_seed_nb(np.uint64(9), np.uint64(g))
             w = nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp,
                                script, hand, hlen, pile, disc, lg, tmp, active, st, rng, np.zeros((0, 5), np.int64),
                                res, np.zeros(E.obs_size(nc), np.int64), slot)
-            assert st[nb.ST_ERR] == 0
-            outs.append((w, res[nb.RES_TURNS], res[nb.RES_DRAWN], res[nb.RES_WPTS], tuple(hlen)))
+            assert st[layout.ST_ERR] == 0
+            outs.append((w, res[layout.RES_TURNS], res[layout.RES_DRAWN], res[layout.RES_WPTS], tuple(hlen)))
             experts += forced and pol[g % n] == epol[0]
         assert outs[0] == outs[1], (rules, deck, g)
     assert experts >= 35  # the forced seat became the expert (unless the round ended before its first turn)
@@ -599,10 +599,10 @@ def test_lookahead_never_peeks_at_other_decisions(rules, deck, n):
     compared = 0
     for d, s in _captured_step_decisions(rules, deck, n)[:12]:
         seat = d.seat
-        pile_n = int(s.st[nb.ST_PILE_N]) - len(s.pinned)
+        pile_n = int(s.st[layout.ST_PILE_N]) - len(s.pinned)
         places = [(q, i) for q in range(n) if q != seat for i in range(int(s.hlen[q]))]
         cards = [int(s.hand[q, i]) for q, i in places] + [int(c) for c in s.pile[:pile_n]]
-        side = int(s.st[nb.ST_SIDE])
+        side = int(s.st[layout.ST_SIDE])
         # the backs as this game's faces pair them (UNO Flip pairs light and dark faces per game)
         backs = [(s.fcol[1 - side, c], s.frank[1 - side, c]) if deck == "flip" else 0 for c in cards]
         results = []

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..core import enums as E
-from ..core import nb
+from ..core import rng_nb
 from ..errors import SimulationError
 from ..players.external import Decision
 from ..running.steps import (
@@ -76,7 +76,7 @@ class Game:
         self._s = State(n, run.deck.size)
         if mi is None:
             self._s.active[3 * n:] = 1
-            self._s.new_round(int(nb.game_seed_nb(np.uint64(seed), np.uint64(round))))
+            self._s.new_round(int(rng_nb.game_seed_nb(np.uint64(seed), np.uint64(round))))
         else:
             new_match(self._t, self._s)
         self._advance()

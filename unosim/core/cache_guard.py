@@ -27,8 +27,10 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent
 #: every module of the package that defines cached kernels, after the modules whose constants and kernels it
 #: uses (enums first: every kernel reads its constants; by_ref's intrinsics are compiled into the kernels after it)
-KERNEL_SOURCES = ("core/enums.py", "core/by_ref.py", "core/nb.py", "core/heuristics_nb.py", "players/lookahead.py",
-                  "players/policy_api.py")
+KERNEL_SOURCES = ("core/enums.py", "core/by_ref.py", "core/layout.py", "core/rng_nb.py", "core/hands_nb.py",
+                  "core/rules_nb.py", "core/cards_nb.py", "core/observe_nb.py", "core/decide_nb.py", "core/jump_nb.py",
+                  "core/swaps_nb.py", "core/turns_nb.py", "core/round_nb.py", "core/pairing_nb.py", "core/nb.py",
+                  "core/heuristics_nb.py", "players/lookahead.py", "players/policy_api.py")
 STAMP_NAME = "kernel_sources.json"
 
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.heuristics_nb import greedy_obs_nb
-from ..core.nb import MODE_RESUME
+from ..core.layout import MODE_RESUME
 from ..errors import DecisionTimeout, PolicyAnswerError, policy_raised
 from .policies import POLICIES, PolicyError, PolicyInfo, register_policy
 
@@ -72,8 +72,8 @@ def _counts(obs: np.ndarray, base: int, side: int) -> dict[str, int]:
 class RoundState:
     """The engine's arrays where a decision can be played again from, and the run's constants: what
     :func:`unosim.players.lookahead.rollouts_nb` copies for each playout.  At a play decision (``mode``
-    ``nb.MODE_RESUME``) the arrays are the round paused at it (views, valid until the round continues); at
-    any other decision (``nb.MODE_CONTINUE``) they are a copy of the start of the step it belongs to,
+    ``layout.MODE_RESUME``) the arrays are the round paused at it (views, valid until the round continues); at
+    any other decision (``layout.MODE_CONTINUE``) they are a copy of the start of the step it belongs to,
     ``prefix`` the deciding seat's earlier answers in that step ((decision kind, answer) pairs) and
     ``pinned`` the cards it drew in the step before this decision, in the order drawn."""
 

@@ -75,8 +75,8 @@ from statistics import NormalDist
 import numpy as np
 from numba import njit, types
 
+from ..core import cards_nb, heuristics_nb, layout, nb, rng_nb, round_nb, rules_nb
 from ..core import enums as E
-from ..core import heuristics_nb, nb
 from ..core.by_ref import ref
 from ..core.enums import NCOLORS, NKINDS, NPP, NRANKS, POL_FORCED
 from ..core.nb import I1, I2, SLOT, LazyKernels, i8
@@ -148,7 +148,7 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
     hand0, hlen0, pile_n, disc0, disc_n, known, voids = seen
     mark, unseen, backs = scratch
     k = _unseen_nb(seat, hand0, hlen0, disc0, disc_n, mark, unseen)
-    nb.shuffle_nb(unseen, k, rng)
+    rng_nb.shuffle_nb(unseen, k, rng)
     need = pile_n
     for q in range(n):
         if q != seat:
@@ -270,7 +270,7 @@ EARLY_MIN = 8
 
 entry = LazyKernels(globals())
 
-# forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1, ...) of candidate j (nb.NFORCE answers)
+# forced[j] = (number of answers, kind 0, answer 0, kind 1, answer 1, ...) of candidate j (layout.NFORCE answers)
 _ROLLOUT_SIG = types.int64(i8, i8, I2, I2, I2, I1, types.float64[::1], i8, i8, types.uint64[::1], types.float64, I2,
                            I1, I1, I1, I1, I1, I2, I2, I1, I1, I1, I1, SLOT, i8, I1, i8, types.float64[::1],
                            types.float64)
@@ -282,8 +282,8 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0
     """Playouts from the snapshot (hand0 ... res0; the draw pile is what each determinization deals), the other
     seats playing the built-in ``base`` and this seat, after the candidate's answers (``forced``), the policy
     ``own`` with parameters ``own_pp`` (a built-in, or a policy of the slot ``ufn``, which then reads ``obs``, a
-    scratch observation buffer of enums.obs_size).  ``mode``: nb.MODE_RESUME, the snapshot is a round paused at
-    this seat's play decision; nb.MODE_CONTINUE, it is the start of the step this seat decides in, played again
+    scratch observation buffer of enums.obs_size).  ``mode``: layout.MODE_RESUME, the snapshot is a round paused at
+    this seat's play decision; layout.MODE_CONTINUE, it is the start of the step this seat decides in, played again
     with the candidate's answers (its earlier answers in the step first) and the cards it drew in the step,
     ``pinned``, drawn again.
 
@@ -302,20 +302,20 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0
     Returns the playouts played, -1 if the cards do not add up, -2 if a policy of a playout answered out of
     range."""
     ncards = fcol.shape[1]
-    side = st0[nb.ST_SIDE]
+    side = st0[layout.ST_SIDE]
     two_sided = False
     for c in range(ncards):
         if fcol[0, c] != fcol[1, c] or frank[0, c] != frank[1, c]:
             two_sided = True
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, _, script, res, _ = nb.workspace_nb(n, ncards)
-    cmask = nb.new_card_masks_nb(fcol, frank, fpts)
-    R, RD = nb.new_rules_nb(ri, rf)
+    cmask = cards_nb.new_card_masks_nb(fcol, frank, fpts)
+    R, RD = rules_nb.new_rules_nb(ri, rf)
     pol = np.full(n, base, np.int64)
     pp = np.zeros((n, NPP), np.float64)
     pp[seat, :] = own_pp
     rnd = (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script,
            ufn, R, RD)
-    seen = (hand0, hlen0, st0[nb.ST_PILE_N], disc0, st0[nb.ST_DISC_N], known, voids)
+    seen = (hand0, hlen0, st0[layout.ST_PILE_N], disc0, st0[layout.ST_DISC_N], known, voids)
     snap = (seat, n, side, two_sided, seen, active0, st0, res0, mode, pinned, own)
     nm = forced.shape[0]
     rows = np.arange(nm)
@@ -424,11 +424,11 @@ def _stage_nb(snap, rnd, forced, rows, nroll, seed, wins, first=0):
     x0 = 0
     played = 0
     for r in range(first, first + nroll):
-        drng[0] = nb.mix64_nb(seed + np.uint64(r) * nb._GOLDEN)
+        drng[0] = rng_nb.mix64_nb(seed + np.uint64(r) * rng_nb._GOLDEN)
         if not determinize_nb(seat, n, side, two_sided, fcol, frank, seen, drng, hand_d, pile_d, scratch):
             return -1
         pin_draws_nb(seat, n, side, fcol, frank, hlen0, pile_n, pinned, hand_d, pile_d)
-        roll_seed = nb.next_u64_nb(drng)
+        roll_seed = rng_nb.next_u64_nb(drng)
         for j in rows:
             for q in range(n):
                 hlen[q] = hlen0[q]
@@ -441,22 +441,22 @@ def _stage_nb(snap, rnd, forced, rows, nroll, seed, wins, first=0):
                 disc[i] = disc0[i]
             for i in range(active.shape[0]):
                 active[i] = active0[i]
-            for i in range(nb.ST_HELD):  # not the counts of cards held: the resumed round counts them afresh
+            for i in range(layout.ST_HELD):  # not the counts of cards held: the resumed round counts them afresh
                 st[i] = st0[i]
             for i in range(res.shape[0]):
                 res[i] = res0[i]
-            st[nb.ST_MODE] = mode
-            st[nb.ST_FORCE_N] = forced[j, 0]
-            st[nb.ST_FORCE_POS] = 0
-            st[nb.ST_FORCE_BASE] = own
-            for i in range(2 * nb.NFORCE):
-                st[nb.ST_FORCE + i] = forced[j, 1 + i]
+            st[layout.ST_MODE] = mode
+            st[layout.ST_FORCE_N] = forced[j, 0]
+            st[layout.ST_FORCE_POS] = 0
+            st[layout.ST_FORCE_BASE] = own
+            for i in range(2 * layout.NFORCE):
+                st[layout.ST_FORCE + i] = forced[j, 1 + i]
             rng[0] = roll_seed
             pol[seat] = POL_FORCED  # forced_nb makes it ``own`` once its answers are spent
             if own >= E.POL_SLOT:
                 obs[:] = 0  # what a playout's observations noted is not carried into the next
-            w = nb.play_round_nb(n, np.int64(0), np.int64(0), order, rp)
-            if st[nb.ST_ERR] == 2:
+            w = round_nb.play_round_nb(n, np.int64(0), np.int64(0), order, rp)
+            if st[layout.ST_ERR] == 2:
                 return -2  # a playout's policy answered out of range
             x = 1 if w == seat else 0
             if j == rows[0]:
@@ -540,7 +540,7 @@ def _forced_rows(moves: list[tuple[int, int, int]], kind: int = E.D_PLAY,
     """Each candidate's answers for rollouts_nb: this seat's earlier answers in the step (``prefix``, as
     (kind, answer) pairs), the candidate's answer to this decision (``kind``) and its follow-up, if any."""
     head = [x for pair in prefix for x in pair]
-    rows = np.zeros((len(moves), 1 + 2 * nb.NFORCE), np.int64)
+    rows = np.zeros((len(moves), 1 + 2 * layout.NFORCE), np.int64)
     for j, (k, follow, answer) in enumerate(moves):
         row = [*head, kind, k, follow, answer] if follow >= 0 else [*head, kind, k]
         rows[j, 0] = len(row) // 2
@@ -623,7 +623,7 @@ class Lookahead(PythonPolicy):
         not carry over.  The best finalist is played if it beat the default move by more than ``z``
         standard errors of their paired difference, else the default move."""
         moves = self.moves_of(d, s)
-        if len(moves) == 1 or len(s.prefix) > nb.NFORCE - 2:  # nothing to choose, or a step too long to replay
+        if len(moves) == 1 or len(s.prefix) > layout.NFORCE - 2:  # nothing to choose, or a step too long to replay
             return moves[0]
         seeds = [d.rng.getrandbits(64), d.rng.getrandbits(64)]  # a stage each (the kernel decides whether two)
         return moves[self._playouts(d, s, self.rollouts, moves, seeds, self.z)[0]]

@@ -117,7 +117,7 @@ from ..core.heuristics_nb import (  # noqa: F401
     opt_info,
     opt_value,
 )
-from ..core.nb import rand01_nb, randint_nb  # noqa: F401  (for user policies)
+from ..core.rng_nb import rand01_nb, randint_nb  # noqa: F401  (for user policies)
 from ..errors import PolicyAnswerError, PolicyRaised, policy_raised  # noqa: F401  (PolicyRaised: re-exported)
 from . import lookahead  # noqa: F401  (lookahead registers the lookahead policy)
 from .external import PythonPolicy, begin_batch, python_decide, register_class

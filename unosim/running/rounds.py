@@ -239,7 +239,7 @@ def check_inputs(rules: str | RuleSet, players: Any, games: Any, seed: Any, thre
 
 
 def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
-    from ..core import nb
+    from ..core import layout
 
     return {
         "winner": np.empty(n, np.int16),
@@ -249,7 +249,7 @@ def _alloc(n: int, players: int) -> dict[str, np.ndarray]:
         "end": np.empty(n, np.int8),
         "reshuffles": np.empty(n, np.int32),
         "hand_points": np.empty((n, players), np.int32),
-        "extra": np.empty((n, nb.NEXTRA), np.int32),
+        "extra": np.empty((n, layout.NEXTRA), np.int32),
         "winner_policy": np.empty(n, np.int16),
     }
 

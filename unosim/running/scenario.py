@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..core import enums as E
-from ..core import nb
+from ..core import layout, nb, pairing_nb, rng_nb
 from ..errors import ScenarioError
 from ..players.policies import pack_policies, parse_policies
 from ..players.policy_api import check_policy_error, run_kernel, slot_for
@@ -183,8 +183,8 @@ def play_one(n, dealer, order, dk, ri, rf, pol, pp, script, specs, hand, hlen, p
     def kernel(*args):
         *head, _err, obs, slot = args
         nb.play_one_nb(*head, obs, slot)
-        if st[nb.ST_ERR] == 2:
-            check_policy_error(np.array([0, st[nb.ST_ERR_SEAT], st[nb.ST_ERR_KIND], st[nb.ST_ERR_VAL]]), specs)
+        if st[layout.ST_ERR] == 2:
+            check_policy_error(np.array([0, st[layout.ST_ERR_SEAT], st[layout.ST_ERR_KIND], st[layout.ST_ERR_VAL]]), specs)
 
     run_kernel(kernel, (n, dealer, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp, script,
                         hand, hlen, pile, disc, np.zeros(nc, np.int64), np.zeros(nc, np.int64),
@@ -235,12 +235,12 @@ class Game:
         return [e for e in self.events if e["event"] == name]
 
 
-_RES_NAMES = {"winner": nb.RES_WINNER, "turns": nb.RES_TURNS, "winner_points": nb.RES_WPTS,
-              "cards_drawn": nb.RES_DRAWN, "end": nb.RES_END, "reshuffles": nb.RES_RESHUF,
-              "challenges": nb.RES_CHALLENGES, "max_stack": nb.RES_STACK_MAX, "swaps": nb.RES_SWAPS,
-              "jump_ins": nb.RES_JUMPS, "uno_caught": nb.RES_UNO_CAUGHT, "flips": nb.RES_FLIPS,
-              "loser": nb.RES_LOSER, "side": nb.RES_SIDE,
-              "color": nb.RES_COLOR, "direction": nb.RES_DIRECTION, "next": nb.RES_NEXT}
+_RES_NAMES = {"winner": layout.RES_WINNER, "turns": layout.RES_TURNS, "winner_points": layout.RES_WPTS,
+              "cards_drawn": layout.RES_DRAWN, "end": layout.RES_END, "reshuffles": layout.RES_RESHUF,
+              "challenges": layout.RES_CHALLENGES, "max_stack": layout.RES_STACK_MAX, "swaps": layout.RES_SWAPS,
+              "jump_ins": layout.RES_JUMPS, "uno_caught": layout.RES_UNO_CAUGHT, "flips": layout.RES_FLIPS,
+              "loser": layout.RES_LOSER, "side": layout.RES_SIDE,
+              "color": layout.RES_COLOR, "direction": layout.RES_DIRECTION, "next": layout.RES_NEXT}
 
 
 def play(hands: list[list[str]] | None = None, start: str | None = None, pile: list[str] = (),
@@ -281,7 +281,7 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     fcol, frank, fpts = dk.face_color, dk.face_rank, dk.face_points
     if dk.random_pairing:
         fcol, frank, fpts = fcol.copy(), frank.copy(), fpts.copy()
-        nb.pair_faces_nb(seed, np.uint64(0), dk.face_color, dk.face_rank, dk.face_points, fcol, frank, fpts)
+        pairing_nb.pair_faces_nb(seed, np.uint64(0), dk.face_color, dk.face_rank, dk.face_points, fcol, frank, fpts)
         dk = Deck(dk.name, fcol, frank, fpts, True)
     sc = np.array([at(f"script[{i}]", script_value, x) for i, x in enumerate(_sequence("script", script))],
                   np.int64)
@@ -293,13 +293,13 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     hlen = np.zeros(n, np.int64)
     pile_a = np.zeros(nc, np.int64)
     disc = np.zeros(nc, np.int64)
-    st = np.zeros(nb.NST, np.int64)
-    rng = np.array([nb.game_seed_nb(np.uint64(0), np.uint64(seed))], np.uint64)
+    st = np.zeros(layout.NST, np.int64)
+    rng = np.array([rng_nb.game_seed_nb(np.uint64(0), np.uint64(seed))], np.uint64)
     log = np.zeros((max_events, 5), np.int64)
-    res = np.zeros(nb.NRES, np.int64)
+    res = np.zeros(layout.NRES, np.int64)
     play_one(n, n - 1 if dealer is None else dealer, order, dk, ri, rf, pol, pp, sc, specs,
              hand, hlen, pile_a, disc, st, rng, log, res)
-    nlog = min(int(st[nb.ST_LOG_N]), max_events)
+    nlog = min(int(st[layout.ST_LOG_N]), max_events)
     events = []
     def name(c: int) -> str:
         return f"{card_name(dk, c, 0)} / {card_name(dk, c, 1)}" if dk.two_sided else card_name(dk, c)
@@ -307,10 +307,10 @@ def play(hands: list[list[str]] | None = None, start: str | None = None, pile: l
     for kind, seat, card, a1, a2 in log[:nlog].tolist():
         events.append({"event": E.EV_NAMES[kind], "seat": seat,
                        "card": name(card) if card >= 0 else None, "a1": a1, "a2": a2})
-    side = int(res[nb.RES_SIDE])
+    side = int(res[layout.RES_SIDE])
     hand_ids = [hand[s, : hlen[s]].tolist() for s in range(n)]
-    pile_ids = pile_a[: st[nb.ST_PILE_N]][::-1].tolist()
-    disc_ids = disc[: st[nb.ST_DISC_N]].tolist()
+    pile_ids = pile_a[: st[layout.ST_PILE_N]][::-1].tolist()
+    disc_ids = disc[: st[layout.ST_DISC_N]].tolist()
     return Game(
         deck=dk,
         res={k: int(res[i]) for k, i in _RES_NAMES.items()},

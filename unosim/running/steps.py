@@ -4,9 +4,9 @@ The compiled engine keeps everything a round carries in its arrays: the hands an
 every scalar of the round's state (``nb.ST_*``, named slots of ``st``).  Here those arrays are views into
 one int64 buffer (:class:`State`), so a state is copied with one array copy.
 
-The engine plays a round one *step* at a time (``nb.MODE_STEP``: from the top of one turn step to the
+The engine plays a round one *step* at a time (``layout.MODE_STEP``: from the top of one turn step to the
 next; a turn step is a turn, or a response window, or a skipped turn) and goes on from a copied state
-(``nb.MODE_CONTINUE``).  A seat played from Python (``POL_EXTERNAL``: every seat of a :class:`unosim.Game`,
+(``layout.MODE_CONTINUE``).  A seat played from Python (``POL_EXTERNAL``: every seat of a :class:`unosim.Game`,
 the policies that read the engine's state, ``unosim trace``) stops the step at its decision without an
 answer: the state goes back to the step's start, the decision is handed out, and with its answer queued
 the step is played again from its start.  A step holds a few decisions at most, so an answer costs one
@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core import cards_nb, layout, nb, pairing_nb, rng_nb, rules_nb
 from ..core import enums as E
-from ..core import nb
 from ..players.external import Decision, PythonPolicy, RoundState, _ask, _instance, begin_batch, is_external
 from ..players.policies import check_policy_error
 
@@ -55,8 +55,8 @@ class Table:
     RD: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        self.cmask = nb.new_card_masks_nb(self.gcol, self.grank, self.gpts)
-        self.R, self.RD = nb.new_rules_nb(self.ri, self.rf)
+        self.cmask = cards_nb.new_card_masks_nb(self.gcol, self.grank, self.gpts)
+        self.R, self.RD = rules_nb.new_rules_nb(self.ri, self.rf)
         self.slot = nb.fixed_slot(self.slot if self.slot is not None else nb.no_slot_nb)
 
 
@@ -71,7 +71,7 @@ def table_for(game: int, seed: int, n: int, dk: Any, ri: np.ndarray, rf: np.ndar
     gcol, grank, gpts = dk.face_color, dk.face_rank, dk.face_points
     if dk.random_pairing:
         gcol, grank, gpts = gcol.copy(), grank.copy(), gpts.copy()
-        nb.pair_faces_nb(game, np.uint64(seed), dk.face_color, dk.face_rank, dk.face_points, gcol, grank, gpts)
+        pairing_nb.pair_faces_nb(game, np.uint64(seed), dk.face_color, dk.face_rank, dk.face_points, gcol, grank, gpts)
     return Table(n, seed, game, gcol, grank, gpts, ri, rf, polg, ppg, slot, mi, seatmap)
 
 
@@ -136,7 +136,7 @@ def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
     """Play on from ``s`` (its queued answers first) until a seat played from Python must decide (returned, with
     ``s`` back at the start of its step and the step's earlier answers queued), or the round ends (None).
     ``on_pause(d, start, given)`` sees each decision while the arrays are still as the engine left them at it
-    (with ``snapshot``: at a play decision, the state a paused round resumes from, nb.MODE_RESUME), and the buffer
+    (with ``snapshot``: at a play decision, the state a paused round resumes from, layout.MODE_RESUME), and the buffer
     at its step's start.  With ``auto`` the engine answers a decision that allows a single answer itself (a draw
     with nothing to play, nb.single_answer_nb); ``given`` lists those of the decision's step, (seat, decision
     kind, answer) each, already in the queue.  The engine plays the steps in one call (nb.steps_nb)."""
@@ -147,7 +147,7 @@ def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
     given = np.empty(1 + 3 * nb.NGIVEN, np.int64)
     stop = nb.steps_nb(t.n, dealer, first, t.gcol, t.grank, t.gpts, t.cmask, t.R, t.RD, t.pol, t.pp,
                        np.array(s.queue, np.int64), s.buf, start, s.lay, s.fl,
-                       nb.MODE_SNAPSHOT if snapshot else 0, log, t.slot, int(auto), given)
+                       layout.MODE_SNAPSHOT if snapshot else 0, log, t.slot, int(auto), given)
     if stop != nb.STEPS_PAUSED_FIRST:
         s.queue.clear()  # played in the first step
     if stop == nb.STEPS_ROUND_OVER:
@@ -165,16 +165,16 @@ def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
 def store_round(out: dict[str, np.ndarray], row: int, t: Table, res: np.ndarray) -> None:
     """Row ``row`` of the round-mode outputs (unosim.running.sim._alloc) from a finished round, as play_batch_nb
     writes it."""
-    w = int(res[nb.RES_WINNER])
+    w = int(res[layout.RES_WINNER])
     out["winner"][row] = w
     out["winner_policy"][row] = -1 if w < 0 else t.seatmap[w]
-    out["turns"][row] = res[nb.RES_TURNS]
-    out["winner_points"][row] = res[nb.RES_WPTS]
-    out["cards_drawn"][row] = res[nb.RES_DRAWN]
-    out["end"][row] = res[nb.RES_END]
-    out["reshuffles"][row] = res[nb.RES_RESHUF]
-    out["hand_points"][row, :t.n] = res[nb.RES_HPTS:nb.RES_HPTS + t.n]
-    out["extra"][row] = res[nb.RES_CHALLENGES:nb.RES_CHALLENGES + nb.NEXTRA]
+    out["turns"][row] = res[layout.RES_TURNS]
+    out["winner_points"][row] = res[layout.RES_WPTS]
+    out["cards_drawn"][row] = res[layout.RES_DRAWN]
+    out["end"][row] = res[layout.RES_END]
+    out["reshuffles"][row] = res[layout.RES_RESHUF]
+    out["hand_points"][row, :t.n] = res[layout.RES_HPTS:layout.RES_HPTS + t.n]
+    out["extra"][row] = res[layout.RES_CHALLENGES:layout.RES_CHALLENGES + layout.NEXTRA]
 
 
 def end_match_round(t: Table, s: State) -> bool:
@@ -183,7 +183,7 @@ def end_match_round(t: Table, s: State) -> bool:
     n, mi = t.n, t.mi
     seated = s.active[3 * n:]
     nb.hand_points_nb(n, s.res, seated, s.pts)
-    if nb.score_match_round_nb(s.res[nb.RES_WINNER], s.res[nb.RES_WPTS], s.res[nb.RES_TURNS], n, mi, t.R,
+    if nb.score_match_round_nb(s.res[layout.RES_WINNER], s.res[layout.RES_WPTS], s.res[layout.RES_TURNS], n, mi, t.R,
                                s.ms, s.scores, s.pts, s.rwins, seated, s.rng) \
             or s.ms[nb.MS_ROUNDS] >= mi[nb.MI_MAX_ROUNDS]:
         return True
@@ -202,11 +202,11 @@ def _drawn_in_step(start: State, now: State, seat: int) -> np.ndarray | None:
     """The cards drawn from the pile since the step's start, the first drawn first, when ``seat`` has seen
     every one (in its hand, or laid on the discard pile); None when it has not (another seat's draw) or the
     pile was reshuffled."""
-    top, left = int(start.st[nb.ST_PILE_N]), int(now.st[nb.ST_PILE_N])
-    if left > top or start.st[nb.ST_RESHUF] != now.st[nb.ST_RESHUF]:
+    top, left = int(start.st[layout.ST_PILE_N]), int(now.st[layout.ST_PILE_N])
+    if left > top or start.st[layout.ST_RESHUF] != now.st[layout.ST_RESHUF]:
         return None
     drawn = start.pile[left:top][::-1].copy()
-    seen = set(now.hand[seat, :now.hlen[seat]].tolist()) | set(now.disc[:now.st[nb.ST_DISC_N]].tolist())
+    seen = set(now.hand[seat, :now.hlen[seat]].tolist()) | set(now.disc[:now.st[layout.ST_DISC_N]].tolist())
     return drawn if all(int(c) in seen for c in drawn) else None
 
 
@@ -227,7 +227,7 @@ class _Seats:
 
     def __call__(self, d: Decision, start: np.ndarray, given: list[tuple[int, int, int]]) -> None:
         t, s = self.t, self.s
-        seat = int(s.st[nb.ST_ERR_SEAT])
+        seat = int(s.st[layout.ST_ERR_SEAT])
         who = int(t.seatmap[seat])
         if len(s.queue) == len(given):  # a new step: nothing answered in it but what the engine gave
             self.in_step.clear()
@@ -236,7 +236,7 @@ class _Seats:
             d.state = self.state_at(d, seat, start)
         v = _ask(self.objs[who], self.names[who], d)
         if self.on_decision is not None:
-            self.on_decision(d, v, int(s.st[nb.ST_ERR_VAL]))
+            self.on_decision(d, v, int(s.st[layout.ST_ERR_VAL]))
         self.in_step.append((seat, E.DECISION_NAMES.index(d.kind), v))
         self.answers.append(v)
 
@@ -257,16 +257,16 @@ class _Seats:
             return None
         prefix = tuple((kind, v) for q, kind, v in self.in_step if q == seat)
         return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, a.hand, a.hlen, a.pile, a.disc, a.active, a.st,
-                          a.res, t.slot, nb.MODE_CONTINUE, prefix, drawn)
+                          a.res, t.slot, layout.MODE_CONTINUE, prefix, drawn)
 
     def play_round(self, log: np.ndarray = _NO_LOG) -> None:
         """Play the round in ``s`` to its end, asking at every decision."""
         s = self.s
         while to_decision(self.t, s, log, on_pause=self, snapshot=self.stateful, auto=self.auto) is not None:
             s.queue.append(self.answers[-1])
-        if s.st[nb.ST_ERR] == 2:
-            check_policy_error(np.array([self.t.game, self.t.seatmap[s.st[nb.ST_ERR_SEAT]], s.st[nb.ST_ERR_KIND],
-                                         s.st[nb.ST_ERR_VAL]]), self.specs)
+        if s.st[layout.ST_ERR] == 2:
+            check_policy_error(np.array([self.t.game, self.t.seatmap[s.st[layout.ST_ERR_SEAT]], s.st[layout.ST_ERR_KIND],
+                                         s.st[layout.ST_ERR_VAL]]), self.specs)
 
 
 def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating: int, slot, specs,
@@ -279,11 +279,11 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
     t = table_for(gi, seed, n, dk, ri, rf, pol, pp, seating, slot)
     s = State(n, dk.size)
     s.active[3 * n:] = 1
-    s.new_round(int(nb.game_seed_nb(np.uint64(seed), np.uint64(gi))))
+    s.new_round(int(rng_nb.game_seed_nb(np.uint64(seed), np.uint64(gi))))
     seats = _Seats(t, s, objs, specs, on_decision)
     seats.play_round(_NO_LOG if log is None else log)
     return s.res, {"gcol": t.gcol, "grank": t.grank, "gpts": t.gpts,
-                   "seatmap": t.seatmap, "answers": seats.answers, "events": int(s.st[nb.ST_LOG_N]), "table": t}
+                   "seatmap": t.seatmap, "answers": seats.answers, "events": int(s.st[layout.ST_LOG_N]), "table": t}
 
 
 def run_external_batch(out: dict[str, np.ndarray], lo: int, hi: int, seed: int, n: int, dk, ri, rf, pol, pp,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core import enums as E
-from ..core import heuristics_nb, nb
+from ..core import heuristics_nb, layout
 from ..core.heuristics_nb import greedy_obs_nb
 from ..players.external import Decision, PythonPolicy, _instance, is_external
 from ..players.policies import POLICIES, pack_policies, parse_policies
@@ -95,6 +95,6 @@ def trace_round(meta: dict[str, Any], game: int) -> str:
                                   else card_name(dk, card))
         lines.append(f"  {E.EV_NAMES[kind]:<12} seat {seat:>2} {cn:<18} {a1} {a2}")
     lines += [d for _, d in decisions[di:]]
-    lines.append(f"end: {E.END_NAMES[int(res[nb.RES_END])]}, winner seat {int(res[nb.RES_WINNER])}, "
-                 f"turns {int(res[nb.RES_TURNS])}, points {int(res[nb.RES_WPTS])}")
+    lines.append(f"end: {E.END_NAMES[int(res[layout.RES_END])]}, winner seat {int(res[layout.RES_WINNER])}, "
+                 f"turns {int(res[layout.RES_TURNS])}, points {int(res[layout.RES_WPTS])}")
     return "\n".join(lines)
