@@ -172,15 +172,6 @@ def _draw_for_play(p, color_turn, cur, side, top_rank, dup, by_symbol, any_actio
     return got, playable
 
 
-# ================================================================================================
-# Decisions: the one policy interface.  The kernel builds the options of a decision into
-# obs[OBS_OPT:] (option k: value at +OPT_STRIDE*k, hand index / seat at +1, info at +2), asks
-# ``decide_nb`` and gets an option index back (or -1: draw / take / don't / nobody).  ``decide_nb``
-# is the one place that dispatches on the policy id: the built-ins ``random`` and ``greedy`` stay
-# inlined and never pay for an observation; ``scripted`` reads a script; every other policy
-# (the heuristics and the user's) is called through the function slot ``ufn`` with the
-# observation built for it, and its answer is checked.  See unosim.players.policy_api for the contract.
-# ================================================================================================
 @njit(cache=True, _nrt=False)
 def _card_legal(p, c, side, cur, top_rank, hand, hlen, fcol, frank, by_symbol, any_action, restriction):
     col = fcol[side, c]

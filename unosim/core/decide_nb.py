@@ -46,19 +46,6 @@ def _fast_seat(pid):
     return pid <= POL_GREEDY or pid >= POL_SLOT
 
 
-# ================================================================================================
-# One round: play_round_nb steps through it; each step of a turn is a function of its own, reading and
-# writing the round's state in st (see ST_SIDE ...).  They take the round as one tuple ``g`` (new_round):
-#   (hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask,
-#    pol, pp, script, ufn, R, RD)
-# The steps of every turn (the normal turn, laying a card, its effect, the jump-in window) are inlined
-# into play_round_nb's loop (inline="always": one site each); the rare ones (the start of a round, the
-# response window, a challenge, an emptied hand, the UNO call, swaps, a Flip, the end) are calls.  A call
-# takes the tuple by its address, ``gp`` (by_ref.ref: one word, where the tuple is some 170), and reads it
-# with ``g = deref(gp)``; an inlined step that makes such a call takes both ``g`` and ``gp``.  The decisions'
-# tuple ``dc`` (decision_ctx) carries ``gp`` too: a decision made by a call (decide_cold_nb, a response, a
-# challenge, a swap's target, a policy of the slot) takes ``gp`` and builds its ``dc`` from it.
-# ================================================================================================
 @njit(cache=True, _nrt=False, inline="always")
 def decision_ctx(g, gp):
     """What the decisions read of the round ``g`` (play_round_nb), as the tuple ``dc`` they take: the seats'

@@ -270,9 +270,6 @@ RESP_BOUNCE_COLOR = 512     # a bouncing Reverse must match the colour
 RESP_INVIS = 1024           # Harry Potter's Invisibility Wild blocks
 
 
-# ================================================================================================
-# One round
-# ================================================================================================
 # ---- card masks: the legality scan tests one word per card ------------------------------------------
 # cmask[side, c] (card_masks_nb): a coloured card has its colour's bit and the bit CM_RANK0 + rank; a
 # black card has CM_BLACK (bit BLACK: a current colour of BLACK would match it like a colour), and

@@ -1,12 +1,9 @@
-"""Random numbers: splitmix64, one 64-bit word of state per round (rng[0]).
-"""
+"""Random numbers: splitmix64, one 64-bit word of state per round (rng[0])."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -18,9 +15,6 @@ _S32 = np.uint64(32)
 _S11 = np.uint64(11)
 
 
-# ================================================================================================
-# Random numbers: splitmix64, one 64-bit word of state per round (rng[0]).
-# ================================================================================================
 @njit(cache=True, _nrt=False)
 def mix64_nb(z):
     z = (z ^ (z >> _S30)) * _M1

@@ -1,6 +1,16 @@
 """One round: play_round_nb steps through it, each step of a turn a function of its own (the start of a round, the
 jump-in and response windows, a challenge, the normal turn, laying a card, an emptied hand, the UNO call, the
 card's effect, a Flip, the end), reading and writing the round's state in st (layout's ST_*).
+
+The steps take the round as one tuple ``g`` (new_round):
+``(hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, pol, pp, script, ufn,
+R, RD)``.  The steps of every turn (the normal turn, laying a card, its effect, the jump-in window) are inlined into
+play_round_nb's loop (inline="always": one site each); the rare ones (the start of a round, the response window, a
+challenge, an emptied hand, the UNO call, swaps, a Flip, the end) are calls.  A call takes the tuple by its address,
+``gp`` (by_ref.ref: one word, where the tuple is some 170), and reads it with ``g = deref(gp)``; an inlined step that
+makes such a call takes both ``g`` and ``gp``.  The decisions' tuple ``dc`` (decide_nb.decision_ctx) carries ``gp``
+too: a decision made by a call (decide_cold_nb, a response, a challenge, a swap's target, a policy of the slot) takes
+``gp`` and builds its ``dc`` from it.
 """
 
 from __future__ import annotations
