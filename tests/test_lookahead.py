@@ -10,7 +10,7 @@ import pytest
 from unosim import simulate
 from unosim.analysis.stats import proportion_ci
 from unosim.core import enums as E
-from unosim.core import layout, nb, observe_nb, rng_nb
+from unosim.core import jit, layout, nb, observe_nb, rng_nb
 from unosim.players.external import Decision, RoundState
 from unosim.players.lookahead import COUNTERS, Lookahead, candidate_moves
 from unosim.players.policies import PolicyError
@@ -350,13 +350,13 @@ def test_expert_playouts_play_out_next_to_seats_that_use_no_slot(deck):
 @pytest.mark.parametrize("spec", ["lookahead(rollouts=4)", "lookahead(rollouts=4,expert_rollouts=1)"])
 def test_the_search_hands_its_kernel_the_policy_slot_by_address(spec, monkeypatch):
     """A dispatcher passed to a kernel's policy slot is looked up by numba at every call (about 80 microseconds,
-    a sixth of a small search's decision): every playout call gets the slot's address (``nb.FixedSlot``),
+    a sixth of a small search's decision): every playout call gets the slot's address (``jit.FixedSlot``),
     the round's slot and the heuristics' alike, at every decision kind."""
     seen = []
     own_slot = Lookahead.own_slot
     monkeypatch.setattr(Lookahead, "own_slot", lambda self, s: seen.append(own_slot(self, s)) or seen[-1])
     simulate(rules="official+stacking", players=3, games=4, seed=2, threads=1, policies=f"{spec},greedy,random")
-    assert seen and all(isinstance(slot, nb.FixedSlot) for slot in seen)
+    assert seen and all(isinstance(slot, jit.FixedSlot) for slot in seen)
 
 
 @pytest.mark.parametrize(("spec", "words"), [("lookahead(rollouts=0)", "rollouts"),

@@ -14,8 +14,8 @@ from numba import njit, types
 
 from .cards_nb import greedy_order_nb
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
+from .jit import SLOT_SIG, LazyKernels
 from .layout import _DRAW_N
-from .nb import SLOT_SIG, LazyKernels
 
 # the signature of a policy function (the slot adds ``which`` in front)
 POLICY_SIG = types.int64(types.int64, types.int64[::1], types.float64[::1], types.uint64[::1])

@@ -1,5 +1,5 @@
 """The compiled core's entry kernels: many rounds (play_batch_nb), many matches (play_match_batch_nb), one round
-(play_one_nb) and one round step by step (steps_nb); the policy slot's type and the lazy compilation of the entries.
+(play_one_nb) and one round step by step (steps_nb).
 Every kernel of the core takes and returns only arrays and scalars.
 
 Layout (vectorbt-style): ``*_nb`` functions are module-level ``@njit(cache=True)`` kernels, one module a concern,
@@ -12,7 +12,8 @@ each importing only the ones before it:
 * ``decide_nb``: the one policy interface (random, greedy, scripted, the slot);
 * ``jump_nb``: the jump-in window;  ``swaps_nb``: swaps and passes of hands;
 * ``turns_nb``: the fast turns;  ``round_nb``: one round, step by step (play_round_nb);
-* ``pairing_nb``: UNO Flip's faces paired per game;  this module: the entries.
+* ``pairing_nb``: UNO Flip's faces paired per game;  this module: the entries (``jit``: the policy slot's type and
+  the entries' lazy compilation).
 
 ``play_round_nb`` plays one complete round on preallocated buffers; ``play_batch_nb`` runs many
 rounds in parallel.  Every round draws its randomness from its own stream, seeded from
@@ -59,16 +60,14 @@ its own.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 from numba import njit, types
 
-from ..console import compiling
 from . import (
     cards_nb,
     decide_nb,
     hands_nb,
+    jit,
     jump_nb,
     layout,
     observe_nb,
@@ -83,101 +82,14 @@ from .by_ref import keep, ref
 from .cards_nb import new_card_masks_nb
 from .enums import *  # noqa: F403  (kernels read the integer constants as globals)
 from .hands_nb import _nxt
+from .jit import F1, F2, I1, I2, SLOT, SLOT_SIG, LazyKernels, _sig, i8
 from .layout import *  # noqa: F403  (the kernels read the slots and switches as globals)
 from .pairing_nb import pair_game_nb, pairing_space_nb
 from .rng_nb import _GOLDEN, _S32, game_seed_nb, mix64_nb, randint_nb
 from .round_nb import play_round_nb
 from .rules_nb import new_rules_nb
 
-# ---- the policy slot: heuristics and user policies are called through one function argument of
-# this signature, so the cached kernels never recompile for a new policy (see unosim.players.policy_api):
-# ``int64 policy(which, kind, obs, params, rng)`` -> an option index, or -1
-SLOT_SIG = types.int64(types.int64, types.int64, types.int64[::1], types.float64[::1], types.uint64[::1])
-SLOT = types.FunctionType(SLOT_SIG)
-i8 = types.int64
-I1 = types.int64[::1]
-I2 = types.int64[:, ::1]
-F1 = types.float64[::1]
-F2 = types.float64[:, ::1]
-
-
-def _sig(*args):
-    return types.void(*args)
-
-
-class LazyKernels:
-    """Entry kernels (called from Python, with an explicit signature so that the policy slot argument keeps
-    them cached) compiled, or loaded from numba's disk cache, on first use rather than at import: checking a
-    run's arguments (:func:`unosim.running.sim.check_simulate`) never waits for the compiler.
-
-    ``@entry(signature, **njit_options)`` registers a module-level function; :meth:`unbind` (at the end
-    of the module) removes the plain functions from the namespace, so that the module's ``__getattr__``
-    (:meth:`get`) compiles each one on its first access and binds the dispatcher in its place."""
-
-    def __init__(self, namespace: dict) -> None:
-        self.ns = namespace
-        self.specs: dict[str, tuple] = {}
-        self.lock = threading.Lock()
-
-    def __call__(self, signature, **options):
-        def register(fn):
-            self.specs[fn.__name__] = (fn, signature, options)
-            return fn
-        return register
-
-    def unbind(self) -> None:
-        for name in self.specs:
-            self.ns.pop(name, None)
-
-    def get(self, name: str):
-        if name not in self.specs:
-            raise AttributeError(f"module {self.ns['__name__']!r} has no attribute {name!r}")
-        with self.lock:
-            if name not in self.ns:
-                fn, signature, options = self.specs[name]
-                with compiling(name, fn, signature, options.get("cache", False)):
-                    self.ns[name] = njit(signature, **options)(fn)
-        return self.ns[name]
-
-    def compiled(self) -> list[str]:
-        """The entry kernels compiled or loaded so far in this process."""
-        return [name for name in self.specs if name in self.ns]
-
-
-entry = LazyKernels(globals())
-
-
-class FixedSlot(types.WrapperAddressProtocol):
-    """A compiled policy slot by its address, passed to a kernel's ``SLOT`` argument without numba's look-up of
-    the dispatcher's compiled version at every call (about 80 microseconds: more than a step of the engine,
-    and a quarter of a decision of ``lookahead(rollouts=8)``)."""
-
-    def __init__(self, dispatcher) -> None:
-        self._numba_type_ = SLOT  # numba's typeof reads this instead of building the type at every call
-        cres = dispatcher.get_compile_result(SLOT_SIG)
-        if cres is None:
-            dispatcher.compile(SLOT_SIG)
-            cres = dispatcher.get_compile_result(SLOT_SIG)
-        self._addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
-        self._keep = dispatcher
-
-    def __wrapper_address__(self) -> int:
-        return self._addr
-
-    def signature(self):
-        return SLOT_SIG
-
-
-_FIXED: dict[int, FixedSlot] = {}
-
-
-def fixed_slot(dispatcher) -> FixedSlot:
-    """The slot ``dispatcher`` (unosim.players.policy_api.slot_for, heuristics_nb.heuristics_slot_nb) as a
-    :class:`FixedSlot`, made once per slot: what the steps and the search pass to their kernels."""
-    key = id(dispatcher)
-    if key not in _FIXED:
-        _FIXED[key] = FixedSlot(dispatcher)
-    return _FIXED[key]
+entry = LazyKernels(globals())  # the entry kernels below, compiled on first use (jit.LazyKernels)
 
 
 # ================================================================================================
@@ -692,7 +604,7 @@ entry.unbind()
 
 #: the engine's modules, from the bottom up: the core was this one module once, and code written then finds
 #: every name here still (``nb.ST_P``, ``nb.randint_nb``), answered by the module that defines it now
-_ENGINE = (layout, rng_nb, hands_nb, rules_nb, cards_nb, observe_nb, decide_nb, jump_nb, swaps_nb, turns_nb, round_nb,
+_ENGINE = (jit, layout, rng_nb, hands_nb, rules_nb, cards_nb, observe_nb, decide_nb, jump_nb, swaps_nb, turns_nb, round_nb,
            pairing_nb)
 
 

@@ -75,11 +75,11 @@ from statistics import NormalDist
 import numpy as np
 from numba import njit, types
 
-from ..core import cards_nb, heuristics_nb, layout, nb, rng_nb, round_nb, rules_nb
+from ..core import cards_nb, heuristics_nb, jit, layout, nb, rng_nb, round_nb, rules_nb
 from ..core import enums as E
 from ..core.by_ref import ref
 from ..core.enums import NCOLORS, NKINDS, NPP, NRANKS, POL_FORCED
-from ..core.nb import I1, I2, SLOT, LazyKernels, i8
+from ..core.jit import I1, I2, SLOT, LazyKernels, i8
 from .external import Decision, PythonPolicy, RoundState, known_region, register_class
 from .policies import PolicyError, pack_policies, parse_policy
 
@@ -687,7 +687,7 @@ class Lookahead(PythonPolicy):
     def own_slot(self, s: RoundState):
         """The policy slot of the playouts: the heuristics' when this seat plays one there (the round's
         own slot serves only the policies seated in it), else the round's."""
-        return nb.fixed_slot(heuristics_nb.heuristics_slot_nb) if self.own >= E.POL_SLOT else s.slot
+        return jit.fixed_slot(heuristics_nb.heuristics_slot_nb) if self.own >= E.POL_SLOT else s.slot
 
     def known_counts(self, d: Decision, s: RoundState) -> np.ndarray:
         """What the determinizations must deal to each other hand: what this seat was shown."""

@@ -106,7 +106,7 @@ from numba.core.errors import NumbaWarning
 
 from ..console import compiling
 from ..core import enums as E
-from ..core import heuristics_nb, nb  # noqa: F401  (lookahead registers the lookahead policy)
+from ..core import heuristics_nb, jit, nb  # noqa: F401  (lookahead registers the lookahead policy)
 from ..core.enums import *  # noqa: F403  (the interface constants: D_*, OBS_*, colours, ranks)
 from ..core.heuristics_nb import (  # noqa: F401
     HEURISTICS,
@@ -402,8 +402,8 @@ def _make_slot(users: list[int]) -> Any:
     lines.append("    return -2")
     exec("\n".join(lines), glb)  # noqa: S102  (generated from integers only)
     nrt = len(numba_users) < len(users) or any(_uses_nrt(glb[f"u{w}"]) for w in numba_users)
-    with compiling("policy_slot", glb["slot"], nb.SLOT_SIG, cached=False):
-        return njit(nb.SLOT_SIG, nogil=True, _nrt=nrt)(glb["slot"])
+    with compiling("policy_slot", glb["slot"], jit.SLOT_SIG, cached=False):
+        return njit(jit.SLOT_SIG, nogil=True, _nrt=nrt)(glb["slot"])
 
 
 def _python_slot() -> Any:
@@ -414,7 +414,7 @@ def _python_slot() -> Any:
     if _REG.python_slot is None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NumbaWarning)
-            _REG.python_slot = njit(nb.SLOT_SIG, nogil=True)(python_slot)
+            _REG.python_slot = njit(jit.SLOT_SIG, nogil=True)(python_slot)
     return _REG.python_slot
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import cards_nb, layout, nb, pairing_nb, rng_nb, rules_nb
+from ..core import cards_nb, jit, layout, nb, pairing_nb, rng_nb, rules_nb
 from ..core import enums as E
 from ..players.external import Decision, PythonPolicy, RoundState, _ask, _instance, begin_batch, is_external
 from ..players.policies import check_policy_error
@@ -57,7 +57,7 @@ class Table:
     def __post_init__(self) -> None:
         self.cmask = cards_nb.new_card_masks_nb(self.gcol, self.grank, self.gpts)
         self.R, self.RD = rules_nb.new_rules_nb(self.ri, self.rf)
-        self.slot = nb.fixed_slot(self.slot if self.slot is not None else nb.no_slot_nb)
+        self.slot = jit.fixed_slot(self.slot if self.slot is not None else nb.no_slot_nb)
 
 
 def table_for(game: int, seed: int, n: int, dk: Any, ri: np.ndarray, rf: np.ndarray, pol: np.ndarray,
