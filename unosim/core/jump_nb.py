@@ -1,4 +1,4 @@
-"""The jump-in window (docs/rules.md 4.7): who may lay an identical card out of turn, the race between them, and
+"""The jump-in window (docs/rules.md 4.1, 4.2): who may lay an identical card out of turn, the race between them, and
 the same race run ahead by the fast turns (_jump_ahead) where every seat is ``random`` or ``greedy``.
 """
 

@@ -223,7 +223,7 @@ SWAP_SEAT = 2   # the player swaps with a seat it picks
 
 @njit(cache=True, _nrt=False)
 def _swap_rule(rk, R):
-    """What a number card of rank rk does under the swap rules (docs/rules.md 4.3-4.5, 4.18): (SWAP_*, whether
+    """What a number card of rank rk does under the swap rules (docs/rules.md 4.3, 4.4, 4.10, 4.18): (SWAP_*, whether
     the swap may go to nobody, whether whole hands change places)."""
     if rk == 0 and (R[R_SEVEN_ZERO] or R[R_ROUND_N_ROUND]):
         return SWAP_PASS, False, True

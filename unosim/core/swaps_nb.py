@@ -1,4 +1,4 @@
-"""Swaps and passes of hands (docs/rules.md 4.3-4.5, 4.18): a 7 under seven_zero, a 0 under zero_swap_any or
+"""Swaps and passes of hands (docs/rules.md 4.3, 4.4, 4.10, 4.18): a 7 under seven_zero, a 0 under zero_swap_any or
 passing hands, a 5 under swap_on_five; and the lean calls the fast turns make for them.
 """
 
@@ -106,7 +106,7 @@ def _pass_hands(n, actor, play_c, gp):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _swap_with(n, actor, rk, play_c, g, gp):
-    """A number card that swaps (docs/rules.md 4.3-4.5): a 7 under seven_zero, a 0 under zero_swap_any, a 5
+    """A number card that swaps (docs/rules.md 4.3, 4.4, 4.10): a 7 under seven_zero, a 0 under zero_swap_any, a 5
     under swap_on_five.  The player picks the other seat (or nobody, where optional); whole hands change
     places, each player knowing the hand it passed, or (a 5, one_card_each_own_choice) each gives one card
     of its choice, knowing it."""
