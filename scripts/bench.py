@@ -35,12 +35,16 @@ Three more ratios: all threads against one (official, 4 players, ``random``; nin
 each the median of three interleaved pairs, ``lookahead(rollouts=100)``'s playouts per second against
 whole ``greedy`` rounds per second (4 players, one thread), and a 2,000,000-round run on ``dask-local``
 workers against local threads of the same number (not with ``--quick``).
+Every ratio of two one-thread timings (the C reference, the user's policy, ``expert``, the other rules and decks,
+the playouts) is timed on one core, the same for both sides (``one_core``): a shared host's cores drift apart in
+speed, and unpinned the two sides of a pair may run on different ones.
 The command-line rows also show the user CPU seconds of each command (less affected by a busy machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -151,6 +155,27 @@ def sweep_vs_simulate(games: int = 20_000) -> dict:
 
 
 PAIRS = 9  # interleaved pairs behind each ratio to a reference, of a third of ``--games`` rounds each
+
+
+@contextlib.contextmanager
+def one_core(pin: bool = True):
+    """Run the block on one core (the highest-numbered this process may use), and the threads and processes it
+    starts too (they inherit it): both sides of a one-thread ratio then run where the other did.  Unpinned, the two
+    runs of a pair may land on different cores of a host whose cores run at different speeds from minute to minute:
+    on this project's 2-core machine, official against itself (``challenges``) read 0.81x to 1.22x in five runs of
+    ``rate`` unpinned, 0.98x to 1.04x pinned (2026-12-07).  ``pin=False`` (or a system without affinity) leaves the
+    block as it is."""
+    allowed = os.sched_getaffinity(0) if pin and hasattr(os, "sched_getaffinity") else None
+    if allowed is None or len(allowed) < 2:
+        yield
+        return
+    os.sched_setaffinity(0, {max(allowed)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
 RULES_W = 23  # the rules column: "official (harry_potter)"
 
 
@@ -162,30 +187,32 @@ def rate(rules: str, players: int, policies: str, games: int, threads: int, deck
     ``simulate`` configuration ``against`` (its keyword arguments), else None; and the ratio to the
     reference, the median of PAIRS pairs' ratios (a drift of the machine moves both sides of a pair
     alike; which side goes first alternates, so a steady drift favours neither).  Without a reference:
-    best of 2 runs of ``games`` rounds."""
+    best of 2 runs of ``games`` rounds.  Where both sides play on one thread, they run on one core (:func:`one_core`;
+    the C reference's process too)."""
     from unosim import simulate
 
     kw = dict(rules=rules, players=players, policies=policies, threads=threads, deck=deck, policy_files=policy_files)
-    simulate(games=1000, seed=1, **kw)
-    if against is not None:
-        simulate(games=1000, seed=1, **against)
-    if c_exe is None and against is None:
-        return max(simulate(games=games, seed=rep, **kw).summary["games_per_second"] for rep in range(2)), None, None
+    with one_core(threads == 1 and (against is None or against.get("threads", 1) == 1)):
+        simulate(games=1000, seed=1, **kw)
+        if against is not None:
+            simulate(games=1000, seed=1, **against)
+        if c_exe is None and against is None:
+            return max(simulate(games=games, seed=rep, **kw).summary["games_per_second"] for rep in range(2)), None, None
 
-    def reference(n_games: int, seed: int) -> float:
-        if c_exe is not None:
-            return cref.run(c_exe, players, n_games, seed=seed)["rounds_per_s"]
-        return simulate(games=n_games, seed=seed, **against).summary["games_per_second"]
+        def reference(n_games: int, seed: int) -> float:
+            if c_exe is not None:
+                return cref.run(c_exe, players, n_games, seed=seed)["rounds_per_s"]
+            return simulate(games=n_games, seed=seed, **against).summary["games_per_second"]
 
-    n_games = max(games // 3, 1000)
-    ours, refs = [], []
-    for rep in range(PAIRS):
-        if rep % 2:
-            refs.append(reference(n_games, rep))
-        ours.append(simulate(games=n_games, seed=rep, **kw).summary["games_per_second"])
-        if not rep % 2:
-            refs.append(reference(n_games, rep))
-    return max(ours), max(refs), statistics.median(a / b for a, b in zip(ours, refs, strict=True))
+        n_games = max(games // 3, 1000)
+        ours, refs = [], []
+        for rep in range(PAIRS):
+            if rep % 2:
+                refs.append(reference(n_games, rep))
+            ours.append(simulate(games=n_games, seed=rep, **kw).summary["games_per_second"])
+            if not rep % 2:
+                refs.append(reference(n_games, rep))
+        return max(ours), max(refs), statistics.median(a / b for a, b in zip(ours, refs, strict=True))
 
 
 def playouts_vs_rounds(rollouts: int = 100, rounds: int = 12) -> dict:
@@ -197,20 +224,21 @@ def playouts_vs_rounds(rollouts: int = 100, rounds: int = 12) -> dict:
     from unosim.players.lookahead import COUNTERS
 
     pols = f"lookahead(rollouts={rollouts}),greedy,greedy,greedy"
-    simulate(games=2, seed=1, players=4, policies=pols, threads=1)
-    simulate(games=1000, seed=1, players=4, policies="greedy", threads=1)
-    ratios, overall, playouts = [], [], []
-    for rep in range(3):
-        COUNTERS.reset()
-        t = time.perf_counter()
-        simulate(games=rounds, seed=rep, players=4, policies=pols, threads=1)
-        wall = time.perf_counter() - t
-        playouts.append(COUNTERS.playouts / COUNTERS.seconds)
-        whole = simulate(games=50_000, seed=rep, players=4, policies="greedy", threads=1).summary["games_per_second"]
-        ratios.append(playouts[-1] / whole)
-        overall.append(COUNTERS.playouts / wall / whole)
-    return {"rollouts": rollouts, "playouts_per_s": max(playouts), "ratio_to_rounds": statistics.median(ratios),
-            "ratio_to_rounds_whole_run": statistics.median(overall)}
+    with one_core():
+        simulate(games=2, seed=1, players=4, policies=pols, threads=1)
+        simulate(games=1000, seed=1, players=4, policies="greedy", threads=1)
+        ratios, overall, playouts = [], [], []
+        for rep in range(3):
+            COUNTERS.reset()
+            t = time.perf_counter()
+            simulate(games=rounds, seed=rep, players=4, policies=pols, threads=1)
+            wall = time.perf_counter() - t
+            playouts.append(COUNTERS.playouts / COUNTERS.seconds)
+            whole = simulate(games=50_000, seed=rep, players=4, policies="greedy", threads=1).summary["games_per_second"]
+            ratios.append(playouts[-1] / whole)
+            overall.append(COUNTERS.playouts / wall / whole)
+        return {"rollouts": rollouts, "playouts_per_s": max(playouts), "ratio_to_rounds": statistics.median(ratios),
+                "ratio_to_rounds_whole_run": statistics.median(overall)}
 
 
 def dask_vs_local(games: int = 2_000_000, workers: int = 2) -> dict | None:
