@@ -51,7 +51,7 @@ def kernel_symbols() -> list[tuple[int, int, str]]:
 
     found: dict[int, str] = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, CPUDispatcher):
+        if not issubclass(type(obj), CPUDispatcher):  # not isinstance: a dead weak proxy raises there
             continue
         for cres in list(obj.overloads.values()):
             lib = cres.library

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import sys
+import weakref
 from pathlib import Path
 
 from numba import njit
@@ -23,9 +25,18 @@ def _probe_for_the_map(x):
     return x * 3 + 1
 
 
+class _Gone:
+    pass
+
+
 def test_kernel_symbols_name_a_function_compiled_here() -> None:
     assert _probe_for_the_map(2) == 7
+    gone = _Gone()
+    dead = [weakref.proxy(gone)]  # a proxy whose object is gone, as the test suite leaves some: it is passed over
+    del gone
+    gc.collect()
     symbols = profile_core.kernel_symbols()
+    assert len(dead) == 1
     addrs = [a for a, _, _ in symbols]
     assert addrs == sorted(addrs) and len(set(addrs)) == len(addrs)
     assert all(size > 0 for _, size, _ in symbols)
