@@ -25,6 +25,7 @@ from unosim.core import (
     nb,
     pairing_nb,
     rng_nb,
+    round_nb,
     rules_nb,
 )
 from unosim.core import enums as E
@@ -632,7 +633,7 @@ def test_held_counts_follow_every_card_into_and_out_of_hands(rules: str, deck: s
     for cap in range(1, 81):
         ri, rf = pack_rules(parse_rules(f"{rules}+set(turn_cap={cap})"), dk)
         for g in range(4):
-            hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = nb.workspace_nb(n, nc)
+            hand, hlen, pile, disc, lg, tmp, active, st, rng, log, order, script, res, _ = round_nb.workspace_nb(n, nc)
             rng[0] = rng_nb.game_seed_nb(np.uint64(cap), np.uint64(g))
             nb.play_one_nb(n, n - 1, -1, order, dk.face_color, dk.face_rank, dk.face_points, ri, rf, pol, pp, script,
                            hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res,

@@ -10,7 +10,7 @@ import pytest
 from unosim import simulate
 from unosim.analysis.stats import proportion_ci
 from unosim.core import enums as E
-from unosim.core import jit, layout, nb, observe_nb, rng_nb
+from unosim.core import jit, layout, nb, observe_nb, rng_nb, round_nb
 from unosim.players.external import Decision, RoundState
 from unosim.players.lookahead import COUNTERS, Lookahead, candidate_moves
 from unosim.players.policies import PolicyError
@@ -402,7 +402,7 @@ def test_forced_seat_plays_the_same_round_with_and_without_fast_turns(rules, bas
     for g in range(60):
         outs = []
         for logsize in (0, 5000):
-            hand, hlen, pile, disc, lg, tmp, active, st, rng, _log, order, script, res, _ = nb.workspace_nb(n, nc)
+            hand, hlen, pile, disc, lg, tmp, active, st, rng, _log, order, script, res, _ = round_nb.workspace_nb(n, nc)
             pol = np.full(n, base, np.int64)
             pol[g % n] = E.POL_FORCED
             st[layout.ST_FORCE_BASE] = base
@@ -440,7 +440,7 @@ def test_a_forced_seat_whose_base_is_a_heuristic_plays_as_it_from_its_first_deci
     for g in range(40):
         outs = []
         for forced in (True, False):
-            hand, hlen, pile, disc, lg, tmp, active, st, rng, _log, order, script, res, _ = nb.workspace_nb(n, nc)
+            hand, hlen, pile, disc, lg, tmp, active, st, rng, _log, order, script, res, _ = round_nb.workspace_nb(n, nc)
             pol = np.full(n, E.POL_GREEDY, np.int64)
             pp = np.zeros((n, E.NPP), np.float64)
             pp[g % n] = epp[0]

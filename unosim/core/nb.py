@@ -86,7 +86,7 @@ from .jit import F1, F2, I1, I2, SLOT, SLOT_SIG, LazyKernels, _sig, i8
 from .layout import *  # noqa: F403  (the kernels read the slots and switches as globals)
 from .pairing_nb import pair_game_nb, pairing_space_nb
 from .rng_nb import _GOLDEN, _S32, game_seed_nb, mix64_nb, randint_nb
-from .round_nb import play_round_nb
+from .round_nb import play_round_nb, workspace_nb
 from .rules_nb import new_rules_nb
 
 entry = LazyKernels(globals())  # the entry kernels below, compiled on first use (jit.LazyKernels)
@@ -105,16 +105,6 @@ def _note_policy_error(g, who, st, o_err):
     o_err[1] = who
     o_err[2] = st[ST_ERR_KIND]
     o_err[3] = st[ST_ERR_VAL]
-
-
-@njit(cache=True)
-def workspace_nb(n, ncards):
-    """Buffers for play_round_nb (one set per thread, reused for every round of a batch)."""
-    return (np.empty((n, ncards), np.int64), np.empty(n, np.int64), np.empty(ncards, np.int64),
-            np.empty(ncards, np.int64), np.empty(ncards, np.int64), np.empty(ncards, np.int64),
-            np.ones(4 * n, np.int64), np.zeros(NST, np.int64), np.zeros(1, np.uint64),
-            np.empty((0, 5), np.int64), np.empty(0, np.int64), np.empty(0, np.int64),
-            np.zeros(NRES, np.int64), np.empty(n, np.int64))
 
 
 @njit(cache=True, _nrt=False)

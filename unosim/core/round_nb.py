@@ -55,6 +55,16 @@ from .swaps_nb import _swap_with
 from .turns_nb import _fast_turns_nb
 
 
+@njit(cache=True)
+def workspace_nb(n, ncards):
+    """Buffers for play_round_nb (one set per thread, reused for every round of a batch)."""
+    return (np.empty((n, ncards), np.int64), np.empty(n, np.int64), np.empty(ncards, np.int64),
+            np.empty(ncards, np.int64), np.empty(ncards, np.int64), np.empty(ncards, np.int64),
+            np.ones(4 * n, np.int64), np.zeros(NST, np.int64), np.zeros(1, np.uint64),
+            np.empty((0, 5), np.int64), np.empty(0, np.int64), np.empty(0, np.int64),
+            np.zeros(NRES, np.int64), np.empty(n, np.int64))
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _clear_round(g):
     hand, hlen, pile, disc, lg, tmp, active, st, rng, log, res, obs, fcol, frank, fpts, cmask, \

@@ -75,7 +75,7 @@ from statistics import NormalDist
 import numpy as np
 from numba import njit, types
 
-from ..core import cards_nb, heuristics_nb, jit, layout, nb, rng_nb, round_nb, rules_nb
+from ..core import cards_nb, heuristics_nb, jit, layout, rng_nb, round_nb, rules_nb
 from ..core import enums as E
 from ..core.by_ref import ref
 from ..core.enums import NCOLORS, NKINDS, NPP, NRANKS, POL_FORCED
@@ -307,7 +307,7 @@ def rollouts_nb(seat, n, fcol, frank, fpts, ri, rf, base, nroll, seeds, z, hand0
     for c in range(ncards):
         if fcol[0, c] != fcol[1, c] or frank[0, c] != frank[1, c]:
             two_sided = True
-    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, _, script, res, _ = nb.workspace_nb(n, ncards)
+    hand, hlen, pile, disc, lg, tmp, active, st, rng, log, _, script, res, _ = round_nb.workspace_nb(n, ncards)
     cmask = cards_nb.new_card_masks_nb(fcol, frank, fpts)
     R, RD = rules_nb.new_rules_nb(ri, rf)
     pol = np.full(n, base, np.int64)
