@@ -314,7 +314,7 @@ def main() -> None:
     rows = []
     print(f"unosim benchmark: {ncpu} cores, {args.games:,} rounds per timing (best of 2; rows with a ratio:\n"
           f"best of {PAIRS} runs of {max(args.games // 3, 1000):,} rounds interleaved with the reference, the ratio "
-          f"the median of the {PAIRS} pairs)", flush=True)
+          f"the median of the {PAIRS} pairs; both sides of a one-thread ratio on one core)", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         cold = startup_seconds(tmp)
     # the project's cache may lack the start-up's own functions (a fresh checkout whose first run was a simulate):
