@@ -52,9 +52,9 @@ def test_a_changed_source_drops_the_cached_kernels_built_on_it_and_only_those(tm
 
     recompile()
     assert cache_guard.drop_stale_kernels(pkg) == 0  # the sources are as stamped: the caches stay
-    # heuristics_nb changes: its kernels and those built on it (lookahead, policy_api) go; the engine's stay
+    # heuristics_nb changes: its kernels and those built on it (reads, lookahead, policy_api) go; the engine's stay
     (pkg / "core" / "heuristics_nb.py").write_text("# changed\n")
-    assert cache_guard.drop_stale_kernels(pkg) == 3
+    assert cache_guard.drop_stale_kernels(pkg) == 4
     engine = cache_guard.KERNEL_SOURCES[:cache_guard.KERNEL_SOURCES.index("core/heuristics_nb.py")]
     assert "core/nb.py" in engine and "core/round_nb.py" in engine
     assert _names(cache_guard.cached_kernels(pkg)) == sorted(Path(rel).stem for rel in engine)
@@ -89,3 +89,16 @@ def test_the_package_is_stamped_as_its_kernel_sources_are():
     if not os.access(stamp.parent.parent, os.W_OK):
         return
     assert json.loads(stamp.read_text()) == cache_guard.fingerprints()
+
+
+def test_every_module_with_cached_kernels_is_a_kernel_source():
+    """A module that compiles kernels with cache=True and is missing from KERNEL_SOURCES keeps stale machine code
+    in the kernels of the modules that call it (numba does not see their sources change): reads.fits_nb, compiled
+    into lookahead's playouts, was the case that showed it."""
+    import re
+
+    package = cache_guard.PACKAGE
+    cached = re.compile(r"@(njit|jit|entry|generated_jit)\(.*cache=True")
+    defining = {str(p.relative_to(package)) for p in package.rglob("*.py")
+                if cached.search(p.read_text(encoding="utf-8"))}
+    assert defining <= set(cache_guard.KERNEL_SOURCES), defining - set(cache_guard.KERNEL_SOURCES)

@@ -11,6 +11,7 @@ from unosim import simulate
 from unosim.analysis.stats import proportion_ci
 from unosim.core import enums as E
 from unosim.core import jit, layout, nb, observe_nb, rng_nb, round_nb
+from unosim.players import reads
 from unosim.players.external import Decision, RoundState
 from unosim.players.lookahead import COUNTERS, Lookahead, candidate_moves
 from unosim.players.policies import PolicyError
@@ -27,8 +28,9 @@ class Table:
     """One round of a run, played through the engine's pause mechanism: seat 0 answers from Python
     (greedy's answers), the other seats are greedy."""
 
-    def __init__(self, rules: str, deck: str, n: int, seed: int, gi: int = 0):
+    def __init__(self, rules: str, deck: str, n: int, seed: int, gi: int = 0, logged: bool = False):
         self.n = n
+        self.log = np.zeros((4096 if logged else 0, 5), np.int64)  # the round's events (lookahead(reads=1) reads them)
         self.dk = get_deck(deck)
         self.ri, self.rf = pack_rules(parse_rules(rules), self.dk)
         self.game_seed = rng_nb.game_seed_nb(np.uint64(seed), np.uint64(gi))
@@ -55,7 +57,7 @@ class Table:
         return nb.play_one_nb(self.n, self.n - 1, -1, np.zeros(0, np.int64), dk.face_color, dk.face_rank,
                               dk.face_points, self.ri, self.rf, pol, self.pp, script, self.hand, self.hlen,
                               self.pile, self.disc, self.lg, self.tmp, self.active, self.st, self.rng,
-                              np.zeros((0, 5), np.int64), self.res, self.obs, nb.no_slot_nb)
+                              self.log, self.res, self.obs, nb.no_slot_nb)
 
     def pause_at_play(self, k: int) -> Decision | None:
         """Pause at seat 0's k-th play decision (None if the round ends first)."""
@@ -76,7 +78,7 @@ class Table:
     def state(self) -> RoundState:
         dk = self.dk
         return RoundState(self.n, dk.face_color, dk.face_rank, dk.face_points, self.ri, self.rf, self.hand,
-                          self.hlen, self.pile, self.disc, self.active, self.st, self.res, nb.no_slot_nb)
+                          self.hlen, self.pile, self.disc, self.active, self.st, self.res, nb.no_slot_nb, log=self.log)
 
     def resume_greedy(self) -> int:
         """Continue the paused round with every seat greedy (POL_FORCED with no answers queued)."""
@@ -145,16 +147,18 @@ def _permute_hidden(t: Table, seat: int, rng: np.random.Generator, keep_backs: b
             t.pile[a] = c
 
 
-@pytest.mark.parametrize(("rules", "deck", "n"), [("official", "classic", 4), ("party", "classic", 3),
-                                                  ("official", "flip", 4)])
-def test_lookahead_never_peeks(rules, deck, n):
-    """Permuting the hidden cards consistently with what seat 0 sees never changes its playout counts."""
-    la = Lookahead(rollouts=12)
+@pytest.mark.parametrize(("rules", "deck", "n", "read"), [("official", "classic", 4, 0), ("party", "classic", 3, 0),
+                                                          ("official", "flip", 4, 0), ("official", "classic", 4, 1),
+                                                          ("draw_until_playable", "classic", 3, 1)])
+def test_lookahead_never_peeks(rules, deck, n, read):
+    """Permuting the hidden cards consistently with what seat 0 sees never changes its playout counts (with
+    reads=1 the round's log is read as well: the cards it names that seat 0 did not see are not read)."""
+    la = Lookahead(rollouts=12, reads=read)
     rng = np.random.default_rng(3)
-    compared = 0
+    compared = read_something = 0
     for seed in range(8):
-        t = Table(rules, deck, n, seed)
-        d = t.pause_at_play(1)
+        t = Table(rules, deck, n, seed, logged=bool(read))
+        d = t.pause_at_play(3 if read else 1)
         if d is None or len(candidate_moves(d, t.ri)) < 2:
             continue
         saved = (t.hand.copy(), t.pile.copy())
@@ -170,7 +174,9 @@ def test_lookahead_never_peeks(rules, deck, n):
             wins.append((counts, la.best_move(d, t.state())))
         assert wins[0] == wins[1] == wins[2], (seed, wins)
         compared += 1
+        read_something += int((la.reads_of(d, t.state())[:, :t.dk.size] >= 0).any()) if read else 0
     assert compared >= 4
+    assert not read or read_something >= 3  # the reading bound some card
 
 
 def test_lookahead_playouts_are_played_and_differ_between_moves():
@@ -458,8 +464,9 @@ def test_a_forced_seat_whose_base_is_a_heuristic_plays_as_it_from_its_first_deci
 
 
 def _scratch(ncards: int):
-    """determinize_nb's scratch: (mark, unseen, backs)."""
-    return np.zeros(ncards, np.int64), np.zeros(ncards, np.int64), np.zeros(E.NKINDS, np.int64)
+    """determinize_nb's scratch: (mark, unseen, backs, pool, lo, hi)."""
+    return (np.zeros(ncards, np.int64), np.zeros(ncards, np.int64), np.zeros(E.NKINDS, np.int64),
+            np.zeros(ncards, np.int64), np.zeros(ncards + reads.MAXI, np.int64), np.zeros(ncards + reads.MAXI, np.int64))
 
 
 def test_determinizations_respect_the_voids_the_draws_showed():
@@ -481,7 +488,8 @@ def test_determinizations_respect_the_voids_the_draws_showed():
     for r in range(30):
         rng = np.array([np.uint64(1000 + r)], np.uint64)
         hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
-        ok = determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 16, disc0, 1, known, voids), rng,
+        ok = determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 16, disc0, 1, known, voids,
+                                                           reads.NO_READS), rng,
                             hand, pile, _scratch(ncards))
         assert ok
         assert all(fcol[0, c] in (1, 3) and frank[0, c] != 5 for c in hand[1, :6])
@@ -494,7 +502,7 @@ def test_determinizations_respect_the_voids_the_draws_showed():
     rng = np.array([np.uint64(7)], np.uint64)
     hand, pile = np.zeros((3, ncards), np.int64), np.zeros(ncards, np.int64)
     assert determinize_nb(0, 3, 0, False, fcol, frank, (hand0, hlen0, ncards - 22, disc0, 1, known,
-                                                            np.array([0b0111 << 4, 0], np.int64)),
+                                                            np.array([0b0111 << 4, 0], np.int64), reads.NO_READS),
                           rng, hand, pile, _scratch(ncards))
     assert sum(fcol[0, c] == 3 for c in hand[1, :12]) >= 8
 

@@ -30,7 +30,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 KERNEL_SOURCES = ("core/enums.py", "core/by_ref.py", "core/layout.py", "core/rng_nb.py", "core/hands_nb.py",
                   "core/rules_nb.py", "core/cards_nb.py", "core/observe_nb.py", "core/decide_nb.py", "core/jump_nb.py",
                   "core/swaps_nb.py", "core/turns_nb.py", "core/round_nb.py", "core/pairing_nb.py", "core/nb.py",
-                  "core/heuristics_nb.py", "players/lookahead.py", "players/policy_api.py")
+                  "core/heuristics_nb.py", "players/reads.py", "players/lookahead.py", "players/policy_api.py")
 STAMP_NAME = "kernel_sources.json"
 
 

@@ -78,13 +78,17 @@ class RoundState:
     ``pinned`` the cards it drew in the step before this decision, in the order drawn."""
 
     def __init__(self, n, fcol, frank, fpts, ri, rf, hand, hlen, pile, disc, active, st, res, slot,
-                 mode: int = MODE_RESUME, prefix: tuple[tuple[int, int], ...] = (), pinned: np.ndarray | None = None):
+                 mode: int = MODE_RESUME, prefix: tuple[tuple[int, int], ...] = (), pinned: np.ndarray | None = None,
+                 log: np.ndarray | None = None):
         self.n, self.fcol, self.frank, self.fpts, self.ri, self.rf = n, fcol, frank, fpts, ri, rf
         self.hand, self.hlen, self.pile, self.disc, self.active, self.st, self.res = \
             hand, hlen, pile, disc, active, st, res
         self.slot = slot
         self.mode, self.prefix = mode, tuple(prefix)
         self.pinned = np.zeros(0, np.int64) if pinned is None else pinned
+        # the round's event log (rows up to st[ST_LOG_N]: the events before this state), where the seat asked for
+        # one (``reads_log``); empty otherwise
+        self.log = np.zeros((0, 5), np.int64) if log is None else log
 
 
 def known_region(obs: np.ndarray) -> np.ndarray | None:

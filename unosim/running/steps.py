@@ -128,6 +128,7 @@ def _layout(n: int, ncards: int) -> tuple[list[int], np.ndarray, int]:
 
 
 _NO_LOG = np.zeros((0, 5), np.int64)
+LOG_ROWS = 4096  # the events kept of a round played for a seat that reads the log (a longer round's are not read)
 
 
 def to_decision(t: Table, s: State, log: np.ndarray = _NO_LOG,
@@ -223,6 +224,9 @@ class _Seats:
         # watches every decision: unosim trace)
         self.auto = on_decision is None and not any(getattr(o, "asks_forced", True) for o in objs.values())
         self.answers: list[int] = []
+        # the round's public events, for a seat that reads the others' plays (lookahead(reads=1))
+        self.log = np.zeros((LOG_ROWS, 5), np.int64) if any(getattr(o, "reads_log", False) for o in objs.values()) \
+            else _NO_LOG
         self.in_step: list[tuple[int, int, int]] = []  # (seat, decision kind, answer) given in this step so far
 
     def __call__(self, d: Decision, start: np.ndarray, given: list[tuple[int, int, int]]) -> None:
@@ -248,7 +252,7 @@ class _Seats:
         t, s = self.t, self.s
         if d.kind == "play":
             return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, s.hand, s.hlen, s.pile, s.disc, s.active,
-                              s.st, s.res, t.slot)
+                              s.st, s.res, t.slot, log=self.log)
         a = State(s.n, s.ncards, start.copy())
         if not a.started:
             return None
@@ -257,12 +261,14 @@ class _Seats:
             return None
         prefix = tuple((kind, v) for q, kind, v in self.in_step if q == seat)
         return RoundState(t.n, t.gcol, t.grank, t.gpts, t.ri, t.rf, a.hand, a.hlen, a.pile, a.disc, a.active, a.st,
-                          a.res, t.slot, layout.MODE_CONTINUE, prefix, drawn)
+                          a.res, t.slot, layout.MODE_CONTINUE, prefix, drawn, log=self.log)
 
-    def play_round(self, log: np.ndarray = _NO_LOG) -> None:
-        """Play the round in ``s`` to its end, asking at every decision."""
+    def play_round(self, log: np.ndarray | None = None) -> None:
+        """Play the round in ``s`` to its end, asking at every decision (its events into ``log`` where given)."""
         s = self.s
-        while to_decision(self.t, s, log, on_pause=self, snapshot=self.stateful, auto=self.auto) is not None:
+        if log is not None:
+            self.log = log
+        while to_decision(self.t, s, self.log, on_pause=self, snapshot=self.stateful, auto=self.auto) is not None:
             s.queue.append(self.answers[-1])
         if s.st[layout.ST_ERR] == 2:
             check_policy_error(np.array([self.t.game, self.t.seatmap[s.st[layout.ST_ERR_SEAT]], s.st[layout.ST_ERR_KIND],
@@ -281,7 +287,7 @@ def play_round_external(gi: int, seed: int, n: int, dk, ri, rf, pol, pp, seating
     s.active[3 * n:] = 1
     s.new_round(int(rng_nb.game_seed_nb(np.uint64(seed), np.uint64(gi))))
     seats = _Seats(t, s, objs, specs, on_decision)
-    seats.play_round(_NO_LOG if log is None else log)
+    seats.play_round(log)
     return s.res, {"gcol": t.gcol, "grank": t.grank, "gpts": t.gpts,
                    "seatmap": t.seatmap, "answers": seats.answers, "events": int(s.st[layout.ST_LOG_N]), "table": t}
 
