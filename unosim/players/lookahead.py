@@ -205,7 +205,7 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
             void = (voids[0] >> (4 * q)) & 15
             rank_void = ((voids[1] >> (5 * q)) & 31) - 1
             if read_rows.shape[0] > 0 and i < hlen0[q]:
-                i = _deal_read_nb(q, i, hlen0[q], k, void, rank_void, side, fcol, frank, unseen, mark, hand,
+                i = _deal_read_nb(q, i, hlen0[q], (void, rank_void), (side, fcol, frank), (unseen, k, mark), hand,
                                   read_rows[q], rng, (pool, lo, hi))
             while i < hlen0[q]:
                 if j >= k:  # too few unseen cards outside the voids: the rest from any colour and rank
@@ -234,11 +234,15 @@ READ_TRIES = 8
 
 
 @njit(cache=True, _nrt=False)
-def _deal_read_nb(q, i, h, k, void, rank_void, side, fcol, frank, unseen, mark, hand, row, rng, scratch):
-    """Deal hand q's places i..h-1 from the unseen cards not yet dealt (outside its voids while they allow), one
-    that fits its row of the reading (reads.fits_nb): up to READ_TRIES hands at random (the first that fits: a
-    draw from the hands that fit, uniform as the deal), then one built card by card.  Returns h."""
+def _deal_read_nb(q, i, h, voids_q, faces, dealt, hand, row, rng, scratch):
+    """Deal hand q's places i..h-1 from the unseen cards not yet dealt, ``dealt`` = (unseen, their number, mark),
+    outside its voids ``voids_q`` = (colours, rank) while they allow, one that fits its row of the reading
+    (reads.fits_nb): up to READ_TRIES hands at random (the first that fits: a draw from the hands that fit,
+    uniform as the deal), then one built card by card.  ``faces``: (side, fcol, frank).  Returns h."""
     pool, lo, hi = scratch
+    void, rank_void = voids_q
+    side, fcol, frank = faces
+    unseen, k, mark = dealt
     ncards = fcol.shape[1]
     m = 0
     for j in range(k):
