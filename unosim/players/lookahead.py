@@ -142,6 +142,14 @@ def _back_nb(c, side, fcol, frank):
     return fcol[1 - side, c] * NRANKS + frank[1 - side, c]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _outside_voids(c, void, rank_void, side, fcol, frank):
+    """Whether card c may go to a hand whose seat showed it lacks the colours ``void`` (bits) and the coloured
+    rank ``rank_void`` (-1: none): a black card always may."""
+    col = fcol[side, c]
+    return col >= NCOLORS or ((void >> col) & 1 == 0 and frank[side, c] != rank_void)
+
+
 @njit(cache=True, _nrt=False)
 def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile, scratch):
     """Deal the unseen cards at random into the other hands (same sizes; on a two-sided deck each hand
@@ -213,9 +221,7 @@ def determinize_nb(seat, n, side, two_sided, fcol, frank, seen, rng, hand, pile,
                     rank_void = -1
                     j = 0
                     continue
-                col = fcol[side, unseen[j]]
-                allowed = col >= NCOLORS or ((void >> col) & 1 == 0 and frank[side, unseen[j]] != rank_void)
-                if mark[j] == 0 and allowed:
+                if mark[j] == 0 and _outside_voids(unseen[j], void, rank_void, side, fcol, frank):
                     mark[j] = 1
                     hand[q, i] = unseen[j]
                     i += 1
@@ -246,8 +252,7 @@ def _deal_read_nb(q, i, h, voids_q, faces, dealt, hand, row, rng, scratch):
     ncards = fcol.shape[1]
     m = 0
     for j in range(k):
-        col = fcol[side, unseen[j]]
-        if mark[j] == 0 and (col >= NCOLORS or ((void >> col) & 1 == 0 and frank[side, unseen[j]] != rank_void)):
+        if mark[j] == 0 and _outside_voids(unseen[j], void, rank_void, side, fcol, frank):
             pool[m] = j
             m += 1
     need = h - i

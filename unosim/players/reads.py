@@ -32,7 +32,6 @@ from numba import njit
 
 from ..core import cards_nb
 from ..core import enums as E
-from ..core.layout import _IS_WDRAW
 
 #: receipts and laid cards kept per seat; a seat with more is not read (its row says nothing)
 MAXR = 96
@@ -107,8 +106,9 @@ class PlayReader:
         self.n, self.ncards = n, fcol.shape[1]
         self.on = readable(ri, fcol, frank)
         self.col, self.rank = fcol[0].astype(np.int64), frank[0].astype(np.int64)
-        self.black = self.col == E.BLACK
-        w = cards_nb.new_card_masks_nb(fcol, frank, fpts)[fcol.shape[0]]  # greedy's keys (cards_nb._greedy_key)
+        masks = cards_nb.new_card_masks_nb(fcol, frank, fpts)
+        self.cmask = masks[0]  # each card's colour and rank bits (what cards_nb._turn_masks's masks select)
+        w = masks[fcol.shape[0]]  # greedy's keys (cards_nb._greedy_key)
         # greedy's rank of each card under each current colour (decide_nb._greedy_play), the last row for none
         self.ranked = np.array([(w >> 3) + np.where((w & 7) == c, 100, 0) for c in range(E.NCOLORS + 1)])
         self.by_symbol, self.any_action = bool(ri[E.RI_MATCH_ACTION_BY_SYMBOL]), bool(ri[E.RI_ACTION_ON_ANY_ACTION])
@@ -120,16 +120,15 @@ class PlayReader:
         self.rows = np.zeros((0, 5), np.int64)  # the events read so far
 
     def legal(self) -> np.ndarray:
-        """What may be laid now (cards_nb._card_legal; a Wild Draw Four always: see the module's notes)."""
-        if self.cur < 0 or self.top < 0:
+        """What may be laid now: the engine's mask of the turn's legal cards (cards_nb._turn_masks, as
+        _play_options asks it; a Wild Draw Four always, its restriction aside: see the module's notes)."""
+        if self.top < 0:
             return np.ones(self.ncards, bool)
         tr = int(self.rank[self.top])
-        ok = self.black | (self.col == self.cur)
-        if tr <= 9 or self.by_symbol:
-            ok |= ~self.black & (self.rank == tr)
-        if self.any_action and tr > 9 and tr != E.WILD and not _IS_WDRAW[tr]:
-            ok |= ~self.black & (self.rank > 9)
-        return ok
+        sym_ok = self.by_symbol or tr <= 9
+        any_ok = self.any_action and tr > 9 and self.col[self.top] != E.BLACK
+        bits, _ = cards_nb._turn_masks(self.cur, tr, sym_ok, any_ok, False)
+        return (self.cmask & bits) != 0
 
     def read(self, log: np.ndarray, nlog: int, seat: int) -> np.ndarray:
         """The reading of every seat but ``seat`` from the first ``nlog`` events of a round's log (kind, seat,
